@@ -1,0 +1,202 @@
+"""Everything the schema cannot say about entries, checked in one pass.
+
+Names and references agree, defaults lie in their domains, formulas compile and import
+only the allow-list, TeX typesets, and every case reproduces the book's printed value.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections import Counter
+from pathlib import Path
+
+from . import markdown, math, tolerance
+from .entry import Entry
+from .errors import Problems, shown
+from .runtime.calculator import Calculator, FormulaError, formula_problems
+from .runtime.domain import Domain, DomainError, Interval
+
+LIST_ONLY = ("length", "integer_elements", "sum")
+
+
+def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True) -> dict[str, Calculator]:
+    """Record every problem; return the calculators of entries whose formula compiled."""
+    _check_ids(entries, problems)
+    calculators = {}
+    for entry in entries:
+        _check_fields(entry, problems)
+        calc = _calculator(entry, problems)
+        if calc is not None:
+            calculators[entry.key] = calc
+            _check_cases(entry, calc, problems)
+    if tex:
+        check_tex(entries, problems)
+    return calculators
+
+
+def _add(problems: Problems, where, message: str) -> None:
+    problems.add(where.path, where.line, message)
+
+
+def _check_ids(entries: list[Entry], problems: Problems) -> None:
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        if entry.key in seen:
+            _add(problems, entry.at("id"), f"id: {entry.id!r} is also the id of {shown(seen[entry.key].where.path)}")
+        seen.setdefault(entry.key, entry)
+    cases: dict[str, Entry] = {}
+    for entry in entries:
+        for case in entry.cases:
+            if case.id in cases:
+                _add(problems, case.where, f"case id {case.id!r} is also used in {shown(cases[case.id].where.path)}")
+            cases.setdefault(case.id, entry)
+    for entry in entries:
+        for ref in entry.related:
+            if str(ref) not in seen:
+                _add(problems, entry.at("related"), f"related: no entry with id {ref!r}")
+            elif str(ref) == entry.key:
+                _add(problems, entry.at("related"), "related: an entry cannot relate to itself")
+
+
+def _check_fields(entry: Entry, problems: Problems) -> None:
+    for kind, items in (("inputs", entry.inputs), ("outputs", entry.outputs)):
+        for name, count in Counter(i.name for i in items).items():
+            if count > 1:
+                item = next(i for i in items if i.name == name)
+                _add(problems, item.where, f"{kind}: name {name!r} is used {count} times")
+    for k, item in enumerate(entry.inputs):
+        at = f"inputs[{k}]"
+        if item.type in ("real", "integer", "list") and item.domain is None:
+            _add(problems, item.where, f"{at}.domain: required for a {item.type} input, e.g. '[0, 1]' or '(0, inf)'")
+        if item.type == "choice" and not item.choices:
+            _add(problems, item.where, f"{at}.choices: required for a choice input")
+        if item.type != "choice" and item.choices:
+            _add(problems, item.where, f"{at}.choices: only a choice input has choices")
+        for key in LIST_ONLY:
+            if item.type != "list" and getattr(item, key) not in (None, False):
+                _add(problems, item.where, f"{at}.{key}: only a list input has {key}")
+        for key in ("domain", "length"):
+            if getattr(item, key) is not None:
+                try:
+                    Interval.parse(getattr(item, key))
+                except ValueError as exc:
+                    _add(problems, item.where, f"{at}.{key}: {exc}")
+                    continue
+        try:
+            Domain.from_spec(item.spec()).read(item.default)
+        except DomainError as exc:
+            _add(problems, item.where, f"{at}.default: {exc.message}")
+        except ValueError:
+            pass  # the interval itself is wrong, reported above
+
+
+def _formula_line(entry: Entry, line: int) -> int:
+    return entry.block_lines["formula"] + line - 1
+
+
+def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
+    found = formula_problems(entry.formula)
+    for line, message in found:
+        problems.add(entry.where.path, _formula_line(entry, line), message)
+    if found:
+        return None
+    try:
+        calc = Calculator(entry.spec())
+    except FormulaError as exc:
+        problems.add(entry.where.path, _formula_line(entry, exc.line or 1), str(exc))
+        return None
+    except Exception as exc:  # the formula's own top-level code raised
+        problems.add(entry.where.path, entry.block_lines["formula"], f"formula fails when loaded: {exc!r}")
+        return None
+    params = list(inspect.signature(calc.compute).parameters)
+    names = [i.name for i in entry.inputs]
+    if params != names:
+        problems.add(entry.where.path, entry.block_lines["formula"],
+                     f"compute({', '.join(params)}) must take the inputs in order: compute({', '.join(names)})")
+        return None
+    try:
+        calc.run({})
+    except DomainError as exc:
+        problems.add(entry.where.path, entry.at("inputs").line, f"defaults are rejected by the formula: {exc}")
+    except FormulaError as exc:
+        problems.add(entry.where.path, entry.block_lines["formula"], str(exc))
+        return None
+    except Exception as exc:
+        problems.add(entry.where.path, entry.block_lines["formula"], f"formula raises on the defaults: {exc!r}")
+        return None
+    return calc
+
+
+def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
+    outputs = {o.name for o in entry.outputs}
+    for case in entry.cases:
+        if case.origin == "book" and not case.source:
+            _add(problems, case.where, f"case {case.id}: a book case needs source (seed file and place)")
+        if case.origin == "derived" and not case.note:
+            _add(problems, case.where, f"case {case.id}: a derived case needs note (the hand-checked arithmetic)")
+        broken = False
+        for name in case.inputs:
+            if name not in calc.defaults:
+                _add(problems, case.where, f"case {case.id}: unknown input {name!r}; inputs: {', '.join(calc.defaults)}")
+                broken = True
+        for check in case.checks:
+            if check.output not in outputs:
+                _add(problems, check.where, f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}")
+                broken = True
+            reason = tolerance.problem(check)
+            if reason:
+                _add(problems, check.where, f"case {case.id}: {reason}")
+                broken = True
+        if broken:
+            continue
+        try:
+            result = calc.run(case.inputs)
+        except DomainError as exc:
+            _add(problems, case.where, f"case {case.id}: inputs rejected: {exc}")
+            continue
+        except Exception as exc:
+            _add(problems, case.where, f"case {case.id}: formula raises {exc!r}")
+            continue
+        for check in case.checks:
+            actual = result["outputs"][check.output]["value"]
+            miss = tolerance.verify(check, actual)
+            if miss:
+                _add(problems, check.where, f"case {case.id}: {miss}")
+            elif check.erratum is not None and not tolerance.book_disagrees(check, actual):
+                _add(problems, check.where, f"case {case.id}: erratum on {check.output}, but the printed value is right")
+
+
+def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
+    """(markdown text, line of its first line, what it is) for everything in an entry that holds TeX."""
+    items = [(entry.statement, entry.block_lines["statement"], "statement")]
+    if entry.notes:
+        items.append((entry.notes, entry.block_lines["notes"], "notes"))
+    for k, i in enumerate(entry.inputs):
+        items.append((f"${i.symbol}$" if i.symbol else "", i.where.line, f"inputs[{k}].symbol"))
+    for k, o in enumerate(entry.outputs):
+        items.append((f"${o.symbol}$" if o.symbol else "", o.where.line, f"outputs[{k}].symbol"))
+    return items
+
+
+def check_tex(entries: list[Entry], problems: Problems) -> dict:
+    """Typeset every fragment in one KaTeX run; record the ones KaTeX rejects at their line."""
+    located = []
+    for entry in entries:
+        for text, first_line, what in tex_sources(entry):
+            for fragment in markdown.fragments(text):
+                located.append((entry.where.path, _line_of(text, fragment[0], first_line), what, fragment))
+    results = math.typeset([f for *_, f in located])
+    typeset = {}
+    for (path, line, what, fragment), result in zip(located, results):
+        if result.error:
+            problems.add(Path(path), line, f"{what}: KaTeX cannot typeset {fragment[0]!r}: {result.error}")
+        typeset[fragment] = result.html
+    return typeset
+
+
+def _line_of(text: str, tex: str, first_line: int) -> int:
+    head = tex.splitlines()[0] if tex else ""
+    for offset, line in enumerate(text.splitlines()):
+        if head and head in line:
+            return first_line + offset
+    return first_line

@@ -1,0 +1,115 @@
+"""The command line: ``python -m site_builder build|serve|check|compute``.  ``main(argv) -> int``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import BuildFailed, Problems
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRIES = ROOT / "entries"
+SITE = ROOT / "_site"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m site_builder", description="Build, serve, check and compute the Derivation Bank.")
+    p.add_argument("--entries", type=Path, default=ENTRIES, help="folder of entry YAML files (default: entries/)")
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="build the site into a folder, atomically")
+    b.add_argument("--out", type=Path, default=SITE, help="output folder (default: _site/)")
+    s = sub.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on change")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--out", type=Path, default=SITE)
+    k = sub.add_parser("check", help="validate every entry and run every case")
+    k.add_argument("only", nargs="*", type=Path, metavar="FILE", help="report only problems in these files")
+    c = sub.add_parser("compute", help="evaluate an entry in CPython")
+    c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
+    c.add_argument("assignments", nargs="*", metavar="name=value", help="inputs; the rest take their defaults")
+    c.add_argument("--json", action="store_true", help="print JSON")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "check":
+            return _check(args)
+        if args.command == "compute":
+            return _compute(args)
+        if args.command == "build":
+            from .build import build_site
+            summary = build_site(args.entries, args.out)
+            print(summary)
+            return 0
+        if args.command == "serve":
+            from .serve import serve
+            return serve(args.entries, args.out, args.port)
+    except BuildFailed as failed:
+        print(failed.problems.report(), file=sys.stderr)
+        return 1
+    return 2
+
+
+def _check(args) -> int:
+    from .check import check_entries
+    from .load import load_all
+
+    problems = Problems()
+    entries = load_all(args.entries, problems)
+    calculators = check_entries(entries, problems)
+    if args.only:
+        wanted = {p.resolve() for p in args.only}
+        kept = Problems()
+        kept.items = [e for e in problems.items if e.path.resolve() in wanted]
+        problems = kept
+    if problems:
+        raise BuildFailed(problems)
+    cases = sum(len(e.cases) for e in entries)
+    checks = sum(len(c.checks) for e in entries for c in e.cases)
+    print(f"0 errors: {len(entries)} entries ({sum(e.in_bank for e in entries)} bank, "
+          f"{sum(not e.in_bank for e in entries)} toolkit), {cases} cases, {checks} checks reproduced, "
+          f"{len(calculators)} formulas")
+    return 0
+
+
+def _compute(args) -> int:
+    from .load import load_file, entry_files
+    from .runtime.calculator import Calculator
+    from .runtime.domain import DomainError
+
+    problems = Problems()
+    wanted = args.entry.lstrip("e")
+    matches = [p for p in entry_files(args.entries)
+               if p.stem.split("-", 1)[0].lstrip("0") == wanted.lstrip("0") or p.stem == f"toolkit-{wanted}"]
+    entry = load_file(matches[0], problems) if matches else None
+    if entry is None or problems:
+        if problems:
+            raise BuildFailed(problems)
+        print(f"no entry {args.entry!r}: expected a bank number 1-50 or a toolkit id", file=sys.stderr)
+        return 2
+    raw = {}
+    for item in args.assignments:
+        name, sep, value = item.partition("=")
+        if not sep:
+            print(f"{item!r}: expected name=value", file=sys.stderr)
+            return 2
+        raw[name.strip()] = value
+    calc = Calculator(entry.spec())
+    try:
+        result = calc.run(raw)
+    except DomainError as exc:
+        print(f"entry {entry.key}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = {"entry": entry.id, "inputs": result["inputs"],
+               "outputs": {k: v["value"] for k, v in result["outputs"].items()}}
+        print(json.dumps(out))
+        return 0
+    print(f"{entry.label} · {entry.title}")
+    width = max(len(o.label) for o in entry.outputs)
+    for o in entry.outputs:
+        print(f"  {o.label:<{width}}  {result['outputs'][o.name]['text']}")
+    return 0

@@ -1,0 +1,141 @@
+"""The typed shape of an entry.  Built only by ``load``; nothing past the loader sees a raw dict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PART_TITLES = {"I": "Foundations", "II": "The Classical Era", "III": "The Modern Era"}
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in an entry file: for pointing an author at a mistake."""
+
+    path: Path
+    line: int
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    label: str
+    symbol: str
+    unit: str
+    default: object
+    type: str = "real"
+    domain: str | None = None
+    length: str | None = None
+    integer_elements: bool = False
+    sum: float | None = None
+    choices: tuple = ()
+    help: str = ""
+    where: Where | None = field(default=None, compare=False)
+
+    def spec(self) -> dict:
+        spec = {"name": self.name, "type": self.type, "default": self.default}
+        for key in ("domain", "length", "sum"):
+            if getattr(self, key) is not None:
+                spec[key] = getattr(self, key)
+        if self.integer_elements:
+            spec["integer_elements"] = True
+        if self.choices:
+            spec["choices"] = [dict(c) for c in self.choices]
+        return spec
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str
+    label: str
+    symbol: str
+    unit: str
+    format: str
+    help: str = ""
+    where: Where | None = field(default=None, compare=False)
+
+    def spec(self) -> dict:
+        return {"name": self.name, "format": self.format, "unit": self.unit}
+
+
+@dataclass(frozen=True)
+class Check:
+    output: str
+    printed: str
+    index: int | None = None
+    value: str | None = None
+    digits: int | str | None = None
+    range: str | None = None
+    erratum: str | None = None
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    origin: str
+    inputs: dict
+    checks: tuple[Check, ...]
+    source: str = ""
+    quote: str = ""
+    note: str = ""
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int | str
+    slug: str
+    title: str
+    chapter: int
+    part: str
+    protocol: bool
+    statement: str
+    inputs: tuple[Input, ...]
+    outputs: tuple[Output, ...]
+    formula: str
+    cases: tuple[Case, ...]
+    related: tuple
+    notes: str = ""
+    where: Where | None = field(default=None, compare=False)
+    # Line of each top-level key, and of the first content line of each block scalar.
+    key_lines: dict = field(default_factory=dict, compare=False)
+    block_lines: dict = field(default_factory=dict, compare=False)
+
+    def at(self, key: str) -> Where:
+        """Where a top-level key is written."""
+        return Where(self.where.path, self.key_lines.get(key, 1))
+
+    @property
+    def in_bank(self) -> bool:
+        return isinstance(self.id, int)
+
+    @property
+    def key(self) -> str:
+        """Stable text id: '35', or 'softmax' for a toolkit entry."""
+        return str(self.id)
+
+    @property
+    def test_id(self) -> str:
+        return f"e{self.id}" if self.in_bank else f"t-{self.id}"
+
+    @property
+    def url(self) -> str:
+        return f"/{self.id}/" if self.in_bank else f"/toolkit/{self.id}/"
+
+    @property
+    def label(self) -> str:
+        return f"Entry {self.id}" if self.in_bank else "Toolkit"
+
+    @property
+    def part_title(self) -> str:
+        return PART_TITLES[self.part]
+
+    def spec(self) -> dict:
+        """What the runtime needs: the page carries this as JSON for Pyodide."""
+        return {
+            "id": self.key,
+            "formula": self.formula,
+            "inputs": [i.spec() for i in self.inputs],
+            "outputs": [o.spec() for o in self.outputs],
+        }

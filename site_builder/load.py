@@ -1,0 +1,196 @@
+"""entries/*.yaml -> Entry objects, validated against entry.schema.json, every node's line kept.
+
+YAML is parsed once here.  Problems are collected, never raised one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from .entry import Case, Check, Entry, Input, Output, Where
+from .errors import Problems
+
+SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")
+BANK_FILE = re.compile(r"(?P<number>\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml")
+TOOLKIT_FILE = re.compile(r"toolkit-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml")
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+class _Tree:
+    """Plain data from a YAML node, with the line of every path (1-based)."""
+
+    def __init__(self, path: Path, problems: Problems):
+        self.path = path
+        self.problems = problems
+        self.lines: dict[tuple, int] = {}
+        self.block_lines: dict[tuple, int] = {}
+        self._constructor = yaml.SafeLoader("")
+
+    def build(self, node, at: tuple = ()):
+        self.lines.setdefault(at, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            out = {}
+            for key_node, value_node in node.value:
+                key = self._constructor.construct_object(key_node)
+                if not isinstance(key, str):
+                    self.problems.add(self.path, key_node.start_mark.line + 1, f"{_show(at)}: key {key!r} is not text")
+                    continue
+                if key in out:
+                    self.problems.add(self.path, key_node.start_mark.line + 1, f"{_show(at + (key,))}: duplicate key")
+                self.lines[at + (key,)] = key_node.start_mark.line + 1
+                out[key] = self.build(value_node, at + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, at + (i,)) for i, item in enumerate(node.value)]
+        if node.style in ("|", ">"):
+            self.block_lines[at] = node.start_mark.line + 2
+        else:
+            self.block_lines[at] = node.start_mark.line + 1
+        return self._constructor.construct_object(node)
+
+    def line(self, at) -> int:
+        at = tuple(at)
+        while at and at not in self.lines:
+            at = at[:-1]
+        return self.lines.get(at, 1)
+
+
+def _show(at) -> str:
+    """('inputs', 2, 'default') -> 'inputs[2].default'."""
+    text = ""
+    for part in at:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text or "entry"
+
+
+_PATTERN_HINTS = {
+    "domain": "is not an interval such as '[0, 1]', '(0, inf)'",
+    "length": "is not an interval such as '[2, 64]'",
+    "range": "is not an interval such as '(0.3333, 0.5)'",
+    "format": "is not a format: sig:N, fixed:N, percent:N, sci:N, si:N, int, fraction, bool or text",
+    "name": "is not a Python identifier",
+    "output": "is not a Python identifier",
+    "id": "must be lowercase letters, digits and hyphens",
+}
+
+
+def _message(error: jsonschema.ValidationError) -> tuple[tuple, str]:
+    at = tuple(error.absolute_path)
+    where = _show(at)
+    kind = error.validator
+    if kind == "required":
+        missing = re.search(r"'([^']+)'", error.message).group(1)
+        return at, f"{where}: missing key '{missing}'"
+    if kind == "additionalProperties":
+        allowed = ", ".join(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        return at + (extra[0],), f"{_show(at + (extra[0],))}: unknown key '{extra[0]}'; allowed: {allowed}"
+    if kind == "type":
+        return at, f"{where}: expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
+    if kind == "enum":
+        return at, f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
+    if kind == "pattern":
+        hint = _PATTERN_HINTS.get(at[-1] if at else "", f"does not match {error.validator_value}")
+        return at, f"{where}: {error.instance!r} {hint}"
+    if kind == "oneOf":
+        described = error.schema.get("description") or "a value of another type"
+        return at, f"{where}: {error.instance!r} is not valid here; expected {described[0].lower() + described[1:]}"
+    if kind in ("minimum", "maximum"):
+        return at, f"{where}: {error.instance!r} is {'below' if kind == 'minimum' else 'above'} {error.validator_value}"
+    if kind == "minItems":
+        return at, f"{where}: needs at least {error.validator_value} item(s)"
+    if kind == "minLength":
+        return at, f"{where}: must not be empty"
+    if kind == "uniqueItems":
+        return at, f"{where}: has duplicate items"
+    return at, f"{where}: {error.message}"
+
+
+def load_file(path: Path, problems: Problems) -> Entry | None:
+    """One entry file, or None (with problems recorded) when it cannot be read into an Entry."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.add(path, 1, f"cannot read: {exc}")
+        return None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problems.add(path, mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', exc)}")
+        return None
+    if node is None:
+        problems.add(path, 1, "empty file; an entry needs the keys listed in docs/entry-format.md")
+        return None
+    tree = _Tree(path, problems)
+    before = len(problems)
+    raw = tree.build(node)
+    validator = jsonschema.Draft202012Validator(schema())
+    for error in sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path))):
+        at, message = _message(error)
+        problems.add(path, tree.line(at), message)
+    if len(problems) > before:
+        return None
+    return _entry(path, raw, tree, problems)
+
+
+def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | None:
+    def where(*at) -> Where:
+        return Where(path, tree.line(at))
+
+    slug = _slug(path, raw["id"], problems, where("id"))
+    inputs = tuple(
+        Input(**{k: (tuple(v) if k == "choices" else v) for k, v in item.items()}, where=where("inputs", i))
+        for i, item in enumerate(raw["inputs"])
+    )
+    outputs = tuple(Output(**item, where=where("outputs", i)) for i, item in enumerate(raw["outputs"]))
+    cases = tuple(
+        Case(
+            **{k: v for k, v in case.items() if k != "checks"},
+            checks=tuple(Check(**check, where=where("cases", c, "checks", k)) for k, check in enumerate(case["checks"])),
+            where=where("cases", c),
+        )
+        for c, case in enumerate(raw["cases"])
+    )
+    blocks = {key: tree.block_lines.get((key,), tree.line((key,))) for key in ("statement", "formula", "notes")}
+    return Entry(
+        id=raw["id"], slug=slug, title=raw["title"], chapter=raw["chapter"], part=raw["part"],
+        protocol=raw["protocol"], statement=raw["statement"], notes=raw.get("notes", ""),
+        inputs=inputs, outputs=outputs, formula=raw["formula"], cases=cases,
+        related=tuple(raw["related"]), where=Where(path, 1), block_lines=blocks,
+        key_lines={key: tree.line((key,)) for key in raw},
+    )
+
+
+def _slug(path: Path, entry_id, problems: Problems, where: Where) -> str:
+    """Names carry conventions: entries/07-slug.yaml holds id 7; entries/toolkit-slug.yaml holds id 'slug'."""
+    bank, toolkit = BANK_FILE.fullmatch(path.name), TOOLKIT_FILE.fullmatch(path.name)
+    if isinstance(entry_id, int):
+        if not bank or int(bank["number"]) != entry_id:
+            problems.add(path, where.line, f"id: {entry_id} must live in entries/{entry_id:02d}-<slug>.yaml, not {path.name}")
+            return path.stem
+        return bank["slug"]
+    if not toolkit or toolkit["slug"] != entry_id:
+        problems.add(path, where.line, f"id: toolkit entry {entry_id!r} must live in entries/toolkit-{entry_id}.yaml, not {path.name}")
+    return entry_id
+
+
+def entry_files(root: Path) -> list[Path]:
+    return sorted(p for p in Path(root).glob("*.yaml"))
+
+
+def load_all(root: Path, problems: Problems) -> list[Entry]:
+    entries = [e for e in (load_file(p, problems) for p in entry_files(root)) if e is not None]
+    if not entries and not problems:
+        problems.add(Path(root), 1, "no entries: expected entries/NN-slug.yaml files")
+    return sorted(entries, key=lambda e: (not e.in_bank, e.id if e.in_bank else 0, e.key))

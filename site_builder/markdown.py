@@ -1,0 +1,54 @@
+"""Statement Markdown -> HTML, with ``$...$``, ``$$...$$``, ``\\( \\)`` and ``\\[ \\]`` math.
+
+Two passes over one parser: ``fragments`` lists the TeX a text needs, so a build can
+typeset all of it in one KaTeX call; ``render`` writes HTML given those results.
+Raw HTML in Markdown is off: an entry cannot inject markup.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.texmath import texmath_plugin
+
+Fragment = tuple[str, bool]  # (tex, display)
+_MATH = {"math_inline": False, "math_inline_double": True, "math_block": True, "math_block_eqno": True}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False})
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    md.use(texmath_plugin, delimiters="brackets")
+    for kind, display in _MATH.items():
+        md.add_render_rule(kind, _math_rule(display))
+    return md
+
+
+def _math_rule(display: bool):
+    def rule(self, tokens, idx, options, env):
+        html = env["math"][(tokens[idx].content.strip(), display)]
+        return f'<div class="math-display">{html}</div>\n' if display else html
+    return rule
+
+
+def fragments(text: str) -> list[Fragment]:
+    """Every TeX fragment of ``text``, in order of appearance."""
+    found = []
+    for token in _parser().parse(text):
+        for t in [token, *(token.children or [])]:
+            if t.type in _MATH:
+                found.append((t.content.strip(), _MATH[t.type]))
+    return found
+
+
+def render(text: str, math: dict[Fragment, str]) -> str:
+    """HTML for ``text``; ``math`` maps each fragment to its typeset HTML."""
+    return _parser().render(text, {"math": math})
+
+
+def render_inline(text: str, math: dict[Fragment, str]) -> str:
+    """HTML for one line of Markdown, without the surrounding paragraph."""
+    return _parser().renderInline(text, {"math": math})

@@ -1,0 +1,185 @@
+"""An entry's formula, compiled once, evaluated on a reader's raw inputs, results written.
+
+Standard library only: shipped to the browser.  The same class answers pytest, the
+build (the results printed into each page), ``site_builder compute`` and Pyodide.
+
+A spec is plain data (what the page carries as JSON)::
+
+    {"id": "35", "formula": "def compute(L, ...): ...",
+     "inputs": [{"name": "L", "type": "integer", "domain": "[1, inf)", "default": 80}, ...],
+     "outputs": [{"name": "bytes", "format": "si:3", "unit": "B"}, ...]}
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from fractions import Fraction
+
+from .domain import Domain, DomainError
+from .numbers import format_value
+
+# Standard-library modules in Pyodide's core that a formula may import.
+ALLOWED_IMPORTS = frozenset({
+    "math", "cmath", "fractions", "decimal", "statistics", "itertools", "functools",
+    "operator", "collections", "bisect", "heapq", "numbers", "random",
+})
+
+
+class FormulaError(Exception):
+    """A formula that cannot be compiled or that broke its contract; ``line`` is in its source."""
+
+    def __init__(self, message: str, line: int | None = None):
+        super().__init__(message)
+        self.line = line
+
+
+def formula_problems(source: str) -> list[tuple[int, str]]:
+    """(line, message) for each reason ``source`` is not a valid formula; [] when it is."""
+    try:
+        tree = ast.parse(source, mode="exec")
+    except SyntaxError as exc:
+        return [(exc.lineno or 1, f"formula does not compile: {exc.msg}")]
+    problems = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [("." * node.level) + (node.module or "")]
+        for name in names:
+            if name.split(".")[0] not in ALLOWED_IMPORTS:
+                allowed = ", ".join(sorted(ALLOWED_IMPORTS))
+                problems.append((node.lineno, f"formula imports {name!r}; allowed: {allowed}"))
+    computes = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "compute"]
+    if not computes:
+        problems.append((1, "formula defines no top-level function compute(...)"))
+    return problems
+
+
+def compile_formula(source: str, label: str = "formula"):
+    """The ``compute`` function defined by ``source``; FormulaError when it is not valid."""
+    problems = formula_problems(source)
+    if problems:
+        line, message = problems[0]
+        raise FormulaError(message, line)
+    namespace: dict = {"__name__": f"formula_{label}"}
+    exec(compile(source, f"<{label}>", "exec"), namespace)
+    return namespace["compute"]
+
+
+def _plain(value):
+    """A formula's result as JSON-able data: Fractions and ints kept exact where they are whole."""
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    if isinstance(value, int):
+        return value
+    return float(value)
+
+
+class Calculator:
+    """One entry's inputs, outputs and compiled formula."""
+
+    def __init__(self, spec: dict):
+        self.id = str(spec["id"])
+        self.domains = [Domain.from_spec(i) for i in spec["inputs"]]
+        self.defaults = {i["name"]: i["default"] for i in spec["inputs"]}
+        self.outputs = list(spec["outputs"])
+        self.compute = compile_formula(spec["formula"], self.id)
+
+    def read(self, raw: dict) -> dict:
+        """Inputs for the formula from raw ones (defaults fill the gaps); DomainError on the first bad one."""
+        unknown = sorted(set(raw) - set(self.defaults))
+        if unknown:
+            raise DomainError(unknown[0], f"is not an input of entry {self.id}; inputs: {', '.join(self.defaults)}")
+        return {d.name: d.read(raw.get(d.name, self.defaults[d.name])) for d in self.domains}
+
+    def errors(self, raw: dict) -> dict:
+        """Every bad input at once: {name: message}."""
+        found = {}
+        for d in self.domains:
+            if d.name in raw:
+                try:
+                    d.read(raw[d.name])
+                except DomainError as exc:
+                    found[d.name] = exc.message
+        return found
+
+    def evaluate(self, values: dict) -> dict:
+        """The formula's outputs for already-read inputs, checked against the declared outputs."""
+        try:
+            result = self.compute(**values)
+        except DomainError:
+            raise
+        except (ValueError, ZeroDivisionError, OverflowError) as exc:
+            raise DomainError(_blame(exc, values), str(exc)) from None
+        if not isinstance(result, dict):
+            raise FormulaError(f"compute() returned {type(result).__name__}, not a dict of outputs")
+        names = [o["name"] for o in self.outputs]
+        missing = [n for n in names if n not in result]
+        extra = [n for n in result if n not in names]
+        if missing or extra:
+            raise FormulaError(f"compute() returned {sorted(result)}; declared outputs are {names}")
+        return {n: _plain(result[n]) for n in names}
+
+    def run(self, raw: dict) -> dict:
+        """Read, evaluate and write: ``{"inputs", "outputs": {name: {value, text}}}`` or DomainError."""
+        values = self.read(raw)
+        outputs = self.evaluate(values)
+        return {
+            "inputs": values,
+            "outputs": {o["name"]: {"value": outputs[o["name"]], "text": self.write(o, outputs[o["name"]])}
+                        for o in self.outputs},
+        }
+
+    @staticmethod
+    def write(output: dict, value) -> str:
+        return format_value(value, output.get("format", "sig:4"), output.get("unit", ""))
+
+
+def _blame(exc: Exception, values: dict) -> str:
+    """The input a formula's ValueError names (its message starts 'name: ...'), else 'inputs'."""
+    head = str(exc).split(":", 1)[0].strip()
+    return head if head in values else "inputs"
+
+
+# ----------------------------------------------------------------------------- browser API
+# Pyodide calls these with JSON text and gets JSON text back, so no Python object crosses.
+
+_loaded: dict[str, Calculator] = {}
+
+
+def load(spec_json: str) -> str:
+    spec = json.loads(spec_json)
+    _loaded[str(spec["id"])] = Calculator(spec)
+    return json.dumps({"id": str(spec["id"])})
+
+
+def run_json(entry_id: str, raw_json: str) -> str:
+    """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``."""
+    calc = _loaded[entry_id]
+    raw = json.loads(raw_json)
+    errors = calc.errors(raw)
+    if errors:
+        return json.dumps({"ok": False, "errors": errors})
+    try:
+        result = calc.run(raw)
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    return json.dumps({"ok": True, "value": _json_safe(result)})
+
+
+def _json_safe(value):
+    """JSON has no infinity or NaN: those values travel as null (their text says what they are)."""
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
