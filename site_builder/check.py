@@ -24,7 +24,8 @@ def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True)
     _check_ids(entries, problems)
     calculators = {}
     for entry in entries:
-        _check_fields(entry, problems)
+        if not _check_fields(entry, problems):
+            continue  # the formula cannot run on inputs that are themselves wrong
         calc = _calculator(entry, problems)
         if calc is not None:
             calculators[entry.key] = calc
@@ -58,7 +59,9 @@ def _check_ids(entries: list[Entry], problems: Problems) -> None:
                 _add(problems, entry.at("related"), "related: an entry cannot relate to itself")
 
 
-def _check_fields(entry: Entry, problems: Problems) -> None:
+def _check_fields(entry: Entry, problems: Problems) -> bool:
+    """Record problems with names and domains; True when there were none."""
+    before = len(problems)
     for kind, items in (("inputs", entry.inputs), ("outputs", entry.outputs)):
         for name, count in Counter(i.name for i in items).items():
             if count > 1:
@@ -82,12 +85,13 @@ def _check_fields(entry: Entry, problems: Problems) -> None:
                 except ValueError as exc:
                     _add(problems, item.where, f"{at}.{key}: {exc}")
                     continue
+        if len(problems) > before:
+            continue  # the domain itself is wrong, reported above
         try:
             Domain.from_spec(item.spec()).read(item.default)
         except DomainError as exc:
             _add(problems, item.where, f"{at}.default: {exc.message}")
-        except ValueError:
-            pass  # the interval itself is wrong, reported above
+    return len(problems) == before
 
 
 def _formula_line(entry: Entry, line: int) -> int:
@@ -117,7 +121,8 @@ def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
     try:
         calc.run({})
     except DomainError as exc:
-        problems.add(entry.where.path, entry.at("inputs").line, f"defaults are rejected by the formula: {exc}")
+        said = exc.message if exc.name == "inputs" else str(exc)
+        problems.add(entry.where.path, entry.block_lines["formula"], f"the formula rejects the defaults: {said}")
     except FormulaError as exc:
         problems.add(entry.where.path, entry.block_lines["formula"], str(exc))
         return None
@@ -175,6 +180,9 @@ def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
         items.append((f"${i.symbol}$" if i.symbol else "", i.where.line, f"inputs[{k}].symbol"))
     for k, o in enumerate(entry.outputs):
         items.append((f"${o.symbol}$" if o.symbol else "", o.where.line, f"outputs[{k}].symbol"))
+    for case in entry.cases:
+        if case.quote:
+            items.append((case.quote, case.where.line, f"case {case.id}: quote"))
     return items
 
 

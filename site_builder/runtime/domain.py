@@ -142,9 +142,12 @@ class Domain:
     def _scalar(self, value: Fraction, raw, integer: bool):
         if integer and value.denominator != 1:
             raise DomainError(self.name, f"{_quote(raw)} is not whole; expected {self.describe()}")
-        number = int(value) if integer else float(value)
+        try:
+            number = int(value) if integer else float(value)
+        except OverflowError:
+            number = math.inf
         if not integer and (math.isinf(number) or (number == 0 and value != 0)):
-            raise DomainError(self.name, f"{_quote(raw)} is beyond floating point; expected {self.describe()}")
+            raise DomainError(self.name, f"{_quote(raw)} is too {'large' if number else 'small'} for a float; expected {self.describe()}")
         if number not in self.interval:
             raise DomainError(self.name, f"{_quote(raw)} is outside; expected {self.describe()}")
         return number

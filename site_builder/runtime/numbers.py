@@ -191,3 +191,22 @@ def format_value(value, fmt: str, unit: str = "") -> str:
     if fmt.split(":")[0] == "si":
         return (text + unit).strip()
     return f"{text} {unit}" if unit else text
+
+
+def write_input(value) -> str:
+    """A default as a reader would type it: ``70000000000`` -> ``70B``, ``2.0`` -> ``2``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return ", ".join(write_input(v) for v in value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        for suffix, exp in sorted(SUFFIXES.items(), key=lambda kv: -kv[1]):
+            scaled = Fraction(value, 10**exp)
+            if abs(value) >= 10**exp and scaled.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100):
+                text = f"{float(scaled):g}"
+                if "e" not in text:
+                    return text + suffix
+        return str(value)
+    return repr(value).replace("e+", "e")

@@ -1,0 +1,40 @@
+# One command per job; README, .ci/run and netlify.toml call these.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: setup build serve check test clean chromium
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+setup: $(VENV)/.installed node_modules/.installed
+
+build: setup
+	$(PY) -m site_builder build
+
+serve: setup
+	$(PY) -m site_builder serve
+
+check: setup
+	$(PY) -m site_builder check
+
+# The browser tests drive Debian's chromium; install it when it is missing.
+chromium:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+
+test: setup chromium
+	$(PY) -m pytest
+
+clean:
+	rm -rf _site .cache .pytest_cache

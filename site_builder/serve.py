@@ -1,0 +1,140 @@
+"""A local static server for the built site, on 127.0.0.1 only.
+
+It applies the headers and redirects of netlify.toml, so ``serve`` and the browser tests
+see the site as the production host serves it.  ``serve`` also rebuilds on change.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import io
+import http.server
+import threading
+import time
+import tomllib
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+NETLIFY = ROOT / "netlify.toml"
+TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".py": "text/x-python",
+         ".zip": "application/zip", ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
+         ".webmanifest": "application/manifest+json"}
+
+
+def host_rules(path: Path = NETLIFY) -> tuple[list[dict], list[dict]]:
+    """([{for, values}], [{from, to, status}]) from netlify.toml."""
+    if not path.exists():
+        return [], []
+    config = tomllib.loads(path.read_text(encoding="utf-8"))
+    return config.get("headers", []), config.get("redirects", [])
+
+
+def _matches(pattern: str, path: str) -> bool:
+    """Netlify's path patterns: exact, or '*' standing for any rest of the path."""
+    return fnmatch.fnmatchcase(path, pattern)
+
+
+def headers_for(rules: list[dict], path: str) -> dict[str, str]:
+    """As the host does: every matching rule applies, a later one overriding an earlier same-named header."""
+    merged: dict[str, str] = {}
+    for rule in rules:
+        if _matches(rule["for"], path):
+            for name, value in rule.get("values", {}).items():
+                merged[name] = " ".join(str(value).split())
+    return merged
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    headers_rules: list = []
+    redirect_rules: list = []
+
+    def log_message(self, format, *args):  # quiet: tests and serve print their own lines
+        pass
+
+    def end_headers(self):
+        for name, value in headers_for(self.headers_rules, urlsplit(self.path).path).items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def _redirect(self) -> bool:
+        path = urlsplit(self.path).path
+        for rule in self.redirect_rules:
+            if rule["from"] == path and rule.get("status", 301) in (301, 302, 308):
+                self.send_response(rule.get("status", 301))
+                query = urlsplit(self.path).query
+                self.send_header("Location", rule["to"] + (f"?{query}" if query else ""))
+                self.end_headers()
+                return True
+        return False
+
+    def send_head(self):
+        if self._redirect():
+            return None
+        target = Path(self.translate_path(self.path))
+        not_found = Path(self.directory) / "404.html"
+        if not target.exists() and not_found.exists():
+            body = not_found.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+        return super().send_head()
+
+
+class SiteServer:
+    """The built site on 127.0.0.1:port in a background thread; a context manager."""
+
+    def __init__(self, folder: Path, port: int = 0):
+        headers, redirects = host_rules()
+        handler = type("SiteHandler", (Handler,), {"headers_rules": headers, "redirect_rules": redirects})
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> "SiteServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _sources_stamp(entries: Path) -> tuple:
+    watched = [*Path(entries).glob("*.yaml"), *(ROOT / "templates").glob("*.html"), *(ROOT / "pyodide_app").glob("*"),
+               *(ROOT / "site_builder").rglob("*.py"), NETLIFY]
+    return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in watched if p.exists()))
+
+
+def serve(entries: Path, out: Path, port: int) -> int:
+    """Build, serve on 127.0.0.1:port, rebuild whenever a source changes; Ctrl-C stops."""
+    from .build import build_site
+    from .errors import BuildFailed
+
+    def rebuild() -> None:
+        try:
+            print(build_site(entries, out), flush=True)
+        except BuildFailed as failed:
+            print(failed.problems.report(), flush=True)
+            print("serving the last good build", flush=True)
+
+    rebuild()
+    stamp = _sources_stamp(entries)
+    with SiteServer(out, port) as server:
+        print(f"serving {out} at {server.url}/  (Ctrl-C to stop)", flush=True)
+        try:
+            while True:
+                time.sleep(0.5)
+                now = _sources_stamp(entries)
+                if now != stamp:
+                    stamp = now
+                    rebuild()
+        except KeyboardInterrupt:
+            print("stopped")
+    return 0

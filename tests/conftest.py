@@ -1,0 +1,54 @@
+"""Shared fixtures: the loaded bank, one built site per test session, and Chromium."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build, write_site
+from site_builder.check import check_entries
+from site_builder.errors import Problems
+from site_builder.load import load_all
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRIES = ROOT / "entries"
+SHARED = ROOT.parent / "shared"
+
+# The flags Chromium needs on a machine with no network but loopback.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def load_bank():
+    problems = Problems()
+    entries = load_all(ENTRIES, problems)
+    calculators = check_entries(entries, problems, tex=False)
+    assert not problems, problems.report()
+    return entries, calculators
+
+
+@pytest.fixture(scope="session")
+def bank():
+    return load_bank()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "_site"
+    files, _ = build(ENTRIES)
+    write_site(files, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.fail("Debian's chromium is needed for the browser tests: apt-get install -y chromium")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,104 @@
+"""The built site: a page per entry, math typeset, results present, self-contained, links whole."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag, urlsplit
+
+from site_builder.build import build
+from site_builder.cli import main
+from tests.conftest import ENTRIES
+
+TEXT_SUFFIXES = {".html", ".css", ".js", ".mjs", ".py", ".json", ".svg", ".txt", ".xml", ".webmanifest"}
+# Vendored npm files are checked in the browser test instead: no request leaves 127.0.0.1.
+VENDORED = ("pyodide/",)
+XML_NAMESPACE = re.compile(r'xmlns(:\w+)?="http://www\.w3\.org/[^"]*"')
+
+
+class Page(HTMLParser):
+    def __init__(self, text: str):
+        super().__init__()
+        self.links, self.ids = [], set()
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        for key in ("href", "src"):
+            if attrs.get(key):
+                self.links.append(attrs[key])
+
+
+def pages(site: Path) -> dict[str, Page]:
+    return {"/" + p.relative_to(site).as_posix(): Page(p.read_text()) for p in site.rglob("*.html")}
+
+
+def test_one_page_per_entry_and_an_index(site, bank):
+    entries, _ = bank
+    for entry in entries:
+        assert (site / entry.url.strip("/") / "index.html").is_file(), entry.url
+    assert (site / "index.html").is_file() and (site / "404.html").is_file()
+
+
+def test_math_is_typeset_at_build_time_and_no_katex_script_ships(site, bank):
+    entries, _ = bank
+    for entry in entries:
+        html = (site / entry.url.strip("/") / "index.html").read_text()
+        statement = html.split('id="statement"', 1)[1].split("</section>", 1)[0]
+        assert 'class="katex"' in statement, entry.url
+        assert "<math" in statement, "MathML kept for screen readers"
+        assert "$" not in re.sub(r"<annotation.*?</annotation>", "", statement, flags=re.S), entry.url
+    assert not [p for p in site.rglob("katex*.js")] and not [p for p in site.rglob("katex*.mjs")]
+
+
+def test_pages_carry_results_for_the_defaults(site, bank):
+    entries, calculators = bank
+    for entry in entries:
+        html = (site / entry.url.strip("/") / "index.html").read_text()
+        expected = calculators[entry.key].run({})["outputs"]
+        for name, out in expected.items():
+            shown = re.search(rf'<output id="out-{name}"[^>]*>(.*?)</output>', html, re.S).group(1)
+            assert shown == out["text"].replace("&", "&amp;").replace("<", "&lt;"), (entry.url, name)
+
+
+def test_no_url_to_another_host(site):
+    for path in site.rglob("*"):
+        rel = path.relative_to(site).as_posix()
+        if path.suffix not in TEXT_SUFFIXES or rel.startswith(VENDORED):
+            continue
+        text = XML_NAMESPACE.sub("", path.read_text(encoding="utf-8"))
+        found = re.findall(r"https?://[^\s\"'<>)]+", text)
+        assert not found, f"{rel}: {found[:3]}"
+
+
+def test_every_internal_link_and_anchor_resolves(site):
+    all_pages = pages(site)
+    for source, page in all_pages.items():
+        for link in page.links:
+            url = urlsplit(link)
+            assert not url.scheme and not url.netloc, f"{source}: {link}"
+            path, fragment = urldefrag(link)
+            path = urlsplit(path).path or source
+            target = site / path.lstrip("/")
+            if path.endswith("/"):
+                target = target / "index.html"
+            assert target.is_file(), f"{source}: broken link {link}"
+            if fragment and target.suffix == ".html":
+                key = "/" + target.relative_to(site).as_posix()
+                assert fragment in all_pages[key].ids, f"{source}: missing anchor {link}"
+
+
+def test_two_builds_are_byte_identical():
+    first, _ = build(ENTRIES)
+    second, _ = build(ENTRIES)
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+def test_build_prints_a_one_line_summary(tmp_path, capsys):
+    assert main(["build", "--out", str(tmp_path / "out")]) == 0
+    line = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"built \d+ pages \(\d+ entries\), \d+ cases reproduced, in \d+\.\d\d s -> .*", line), line

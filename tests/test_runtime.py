@@ -1,0 +1,117 @@
+"""The runtime's reading, domains and writing, and how printed numbers bound computed ones."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from site_builder import tolerance
+from site_builder.entry import Check
+from site_builder.runtime.calculator import Calculator, formula_problems
+from site_builder.runtime.domain import Domain, DomainError, Interval
+from site_builder.runtime.numbers import NumberError, format_value, read_exact, read_list, write_input
+
+
+@pytest.mark.parametrize("text,value", [
+    ("70000000000", 70 * 10**9), ("7e10", 70 * 10**9), ("7E10", 70 * 10**9), ("70e9", 70 * 10**9),
+    ("70B", 70 * 10**9), ("1.4T", 14 * 10**11), ("5k", 5000), ("2M", 2 * 10**6), ("70,000,000,000", 70 * 10**9),
+    ("1.56\\times10^{23}", 156 * 10**21), ("5.88 × 10²³", 588 * 10**21), ("87.5%", Fraction(7, 8)),
+    ("68\\%", Fraction(17, 25)), ("7/39", Fraction(7, 39)), ("-0", 0), ("−3", -3), (" 0.25 ", Fraction(1, 4)),
+    ("1{,}049{,}600", 1049600), ("2.7\\times10^{-5}", Fraction(27, 10**6)),
+])
+def test_reads_what_people_type_and_books_print(text, value):
+    assert read_exact(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1e401", "7 B B", "1/0", "--1", "1.2.3", "0x10", "nan", "inf"])
+def test_rejects_what_is_not_a_number(text):
+    with pytest.raises(NumberError):
+        read_exact(text)
+
+
+def test_reads_lists_in_every_usual_spelling():
+    assert read_list("(0, 0.2)") == [0, Fraction(1, 5)]
+    assert read_list("[0.3, 0.7]") == read_list("0.3 0.7") == read_list("0.3;0.7") == [Fraction(3, 10), Fraction(7, 10)]
+
+
+@pytest.mark.parametrize("value,fmt,unit,text", [
+    (5.88e23, "sig:3", "FLOP", "5.88 × 10²³ FLOP"), (1049600, "int", "", "1,049,600"),
+    (0.875, "percent:1", "", "87.5%"), (1342177280, "si:4", "B", "1.342 GB"), (7 / 39, "fraction", "", "7/39"),
+    (0.42525, "sig:3", "", "0.425"), (2.7e-5, "sig:2", "", "2.7 × 10⁻⁵"), (True, "bool", "", "yes"),
+    ([0, 0.2], "sig:3", "", "(0, 0.2)"), (float("inf"), "sig:3", "", "∞"), (12.0, "sig:3", "steps", "12 steps"),
+])
+def test_writes_values_for_readers(value, fmt, unit, text):
+    assert format_value(value, fmt, unit) == text
+
+
+def test_defaults_are_written_as_a_reader_would_type_them():
+    assert [write_input(v) for v in (70e9, 1.4e12, 80, 2.0, 0.982, [0.3, 0.7])] == ["70B", "1.4T", "80", "2", "0.982", "0.3, 0.7"]
+
+
+def test_intervals_parse_print_and_contain():
+    unit = Interval.parse("(0, 1]")
+    assert str(unit) == "(0, 1]" and 1 in unit and 0 not in unit
+    assert str(Interval.parse("[1, inf)")) == "[1, ∞)"
+    for bad in ("[1, inf]", "(2, 1)", "0, 1", "[a, 1]"):
+        with pytest.raises(ValueError):
+            Interval.parse(bad)
+
+
+@pytest.mark.parametrize("spec,raw,message", [
+    ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "0", "L: '0' is outside; expected a whole number in [1, ∞)"),
+    ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "1.5", "L: '1.5' is not whole; expected a whole number in [1, ∞)"),
+    ({"name": "p", "domain": "[0, 1]"}, "abc", "p: 'abc' is not a number; expected a number in [0, 1]"),
+    ({"name": "p", "domain": "[0, 1]"}, "1e400", "p: '1e400' is too large for a float; expected a number in [0, 1]"),
+    ({"name": "p", "domain": "[0, 1]"}, "", "p: empty; expected a number in [0, 1]"),
+    ({"name": "q", "type": "list", "domain": "[0, 1]", "length": "[2, 8]", "sum": 1}, "0.5, 0.6",
+     "q: sums to 1.1; expected a list of length in [2, 8] numbers in [0, 1] summing to 1"),
+    ({"name": "q", "type": "list", "domain": "[0, 1]", "length": "[2, 8]"}, "0.5",
+     "q: has 1 elements; expected a list of length in [2, 8] numbers in [0, 1]"),
+    ({"name": "m", "type": "choice", "choices": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}, "c",
+     "m: 'c' is not allowed; expected one of a, b"),
+])
+def test_domain_errors_name_the_input_and_what_is_allowed(spec, raw, message):
+    with pytest.raises(DomainError) as caught:
+        Domain.from_spec(spec).read(raw)
+    assert str(caught.value) == message
+
+
+def test_integer_inputs_arrive_exact():
+    assert Domain.from_spec({"name": "N", "type": "integer", "domain": "[1, inf)"}).read("1.4T") == 1_400_000_000_000
+
+
+def test_formula_allow_list_and_shape():
+    assert formula_problems("import math\ndef compute(x):\n    return {}") == []
+    assert formula_problems("import os\ndef compute(x):\n    return {}")[0] == (
+        1, "formula imports 'os'; allowed: bisect, cmath, collections, decimal, fractions, functools, heapq, "
+           "itertools, math, numbers, operator, random, statistics")
+    assert formula_problems("def f(x): pass") == [(1, "formula defines no top-level function compute(...)")]
+    assert formula_problems("def compute(:")[0][1].startswith("formula does not compile")
+
+
+def test_a_formula_value_error_becomes_a_domain_error_on_the_named_input():
+    calc = Calculator({"id": "t", "formula": "def compute(n, p):\n    if n <= p + 1:\n        raise ValueError('n: must exceed p + 1')\n    return {'r': p / (n - p - 1)}",
+                       "inputs": [{"name": "n", "type": "integer", "domain": "[1, inf)", "default": 10},
+                                  {"name": "p", "type": "integer", "domain": "[0, inf)", "default": 2}],
+                       "outputs": [{"name": "r", "format": "sig:3", "unit": ""}]})
+    assert calc.run({})["outputs"]["r"]["text"] == "0.286"
+    with pytest.raises(DomainError) as caught:
+        calc.run({"n": "3"})
+    assert caught.value.name == "n"
+
+
+@pytest.mark.parametrize("printed,digits,actual,ok", [
+    ("0.366", None, 0.3655, True), ("0.366", None, 0.3654, False), ("9,100", 2, 9139, True), ("9,100", None, 9139, False),
+    ("87.5%", None, 0.875, True), ("7/39", "exact", 7 / 39, True), ("7/39", "exact", 0.18, False),
+    ("1.56\\times10^{23}", None, 1.5625e23, True), ("254", 3, 253.5, True), ("(0, 0.2)", "exact", [0.0, 0.2], True),
+])
+def test_printed_precision_bounds_the_computed_value(printed, digits, actual, ok):
+    check = Check(output="x", printed=printed, digits=digits)
+    assert (tolerance.verify(check, actual) is None) is ok
+
+
+def test_verbal_claims_are_ranges():
+    check = Check(output="x", printed="over a third", range="(1/3, 1]")
+    assert tolerance.verify(check, 0.357) is None
+    assert tolerance.verify(check, 0.30) is not None
