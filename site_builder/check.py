@@ -133,7 +133,7 @@ def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
 
 
 def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
-    outputs = {o.name for o in entry.outputs}
+    outputs = {o.name: o.format for o in entry.outputs}
     for case in entry.cases:
         if case.origin == "book" and not case.source:
             _add(problems, case.where, f"case {case.id}: a book case needs source (seed file and place)")
@@ -148,7 +148,7 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             if check.output not in outputs:
                 _add(problems, check.where, f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}")
                 broken = True
-            reason = tolerance.problem(check)
+            reason = tolerance.problem(check, outputs.get(check.output, "sig"))
             if reason:
                 _add(problems, check.where, f"case {case.id}: {reason}")
                 broken = True
@@ -186,20 +186,35 @@ def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     return items
 
 
-def check_tex(entries: list[Entry], problems: Problems) -> dict:
-    """Typeset every fragment in one KaTeX run; record the ones KaTeX rejects at their line."""
+def check_synthesis(prompts, entries: list[Entry], problems: Problems) -> None:
+    keys = {e.key for e in entries}
+    for prompt in prompts:
+        for ref in prompt.entries:
+            if str(ref) not in keys:
+                _add(problems, prompt.where, f"{prompt.id}: no entry with id {ref!r}")
+
+
+def check_tex(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dict, str]:
+    """Typeset every fragment in one KaTeX run; record the ones KaTeX rejects at their line.
+
+    Returns the typeset HTML of each fragment and the stylesheet its classes need."""
+    sources = [(entry.where.path, *source) for entry in entries for source in tex_sources(entry)]
+    for prompt in prompts:
+        sources += [(prompt.where.path, text, prompt.where.line, prompt.id) for text in (prompt.text, prompt.correction)]
     located = []
-    for entry in entries:
-        for text, first_line, what in tex_sources(entry):
-            for fragment in markdown.fragments(text):
-                located.append((entry.where.path, _line_of(text, fragment[0], first_line), what, fragment))
-    results = math.typeset([f for *_, f in located])
+    for path, text, first_line, what in sources:
+        for stray in markdown.stray_dollars(text):
+            problems.add(Path(path), _line_of(text, stray, first_line),
+                         f"{what}: '$' opens no math in {stray[:60]!r}; close the formula, or write \\$ for a dollar sign")
+        for fragment in markdown.fragments(text):
+            located.append((path, _line_of(text, fragment[0], first_line), what, fragment))
+    results, css = math.typeset_for_pages([f for *_, f in located])
     typeset = {}
     for (path, line, what, fragment), result in zip(located, results):
         if result.error:
             problems.add(Path(path), line, f"{what}: KaTeX cannot typeset {fragment[0]!r}: {result.error}")
         typeset[fragment] = result.html
-    return typeset
+    return typeset, css
 
 
 def _line_of(text: str, tex: str, first_line: int) -> int:

@@ -55,7 +55,7 @@ class Output:
     where: Where | None = field(default=None, compare=False)
 
     def spec(self) -> dict:
-        return {"name": self.name, "format": self.format, "unit": self.unit}
+        return {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
 
 
 @dataclass(frozen=True)
@@ -139,3 +139,14 @@ class Entry:
             "inputs": [i.spec() for i in self.inputs],
             "outputs": [o.spec() for o in self.outputs],
         }
+
+
+@dataclass(frozen=True)
+class Synthesis:
+    """One of the bank's synthesis essay prompts and the entries it draws on."""
+
+    id: str
+    text: str
+    entries: tuple
+    correction: str = ""
+    where: Where | None = field(default=None, compare=False)

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from .entry import Case, Check, Entry, Input, Output, Where
+from .entry import Case, Check, Entry, Input, Output, Synthesis, Where
 from .errors import Problems
 
 SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")
@@ -80,7 +80,7 @@ _PATTERN_HINTS = {
     "format": "is not a format: sig:N, fixed:N, percent:N, sci:N, si:N, int, fraction, bool or text",
     "name": "is not a Python identifier",
     "output": "is not a Python identifier",
-    "id": "must be lowercase letters, digits and hyphens",
+    "id": "must be letters, digits and hyphens",
 }
 
 
@@ -186,7 +186,29 @@ def _slug(path: Path, entry_id, problems: Problems, where: Where) -> str:
 
 
 def entry_files(root: Path) -> list[Path]:
-    return sorted(p for p in Path(root).glob("*.yaml"))
+    """Entry files; a name starting with '_' marks a file that is not an entry."""
+    return sorted(p for p in Path(root).glob("*.yaml") if not p.name.startswith("_"))
+
+
+SYNTHESIS_FILE = "_synthesis.yaml"
+
+
+def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...], str]:
+    """The bank's synthesis prompts and their introduction from entries/_synthesis.yaml, if present."""
+    path = Path(root) / SYNTHESIS_FILE
+    if not path.exists():
+        return (), ""
+    tree = _Tree(path, problems)
+    raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader))
+    prompts = []
+    for k, item in enumerate(raw.get("prompts", [])):
+        unknown = set(item) - {"id", "text", "entries", "correction"}
+        if unknown or not {"id", "text", "entries"} <= set(item):
+            problems.add(path, tree.line(("prompts", k)), f"prompts[{k}]: keys are id, text, entries and optionally correction")
+            continue
+        prompts.append(Synthesis(item["id"], item["text"], tuple(item["entries"]), item.get("correction", ""),
+                                 Where(path, tree.line(("prompts", k)))))
+    return tuple(prompts), raw.get("intro", "")
 
 
 def load_all(root: Path, problems: Problems) -> list[Entry]:

@@ -20,7 +20,7 @@ _MATH = {"math_inline": False, "math_inline_double": True, "math_block": True, "
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "typographer": False})
-    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=True, double_inline=True)
     md.use(texmath_plugin, delimiters="brackets")
     for kind, display in _MATH.items():
         md.add_render_rule(kind, _math_rule(display))
@@ -41,6 +41,16 @@ def fragments(text: str) -> list[Fragment]:
         for t in [token, *(token.children or [])]:
             if t.type in _MATH:
                 found.append((t.content.strip(), _MATH[t.type]))
+    return found
+
+
+def stray_dollars(text: str) -> list[str]:
+    """Text runs holding a '$' that opened no math (an unclosed or mistyped formula)."""
+    found = []
+    for token in _parser().parse(text.replace("\\$", "")):  # an escaped \$ is a dollar sign
+        for t in token.children or []:
+            if t.type == "text" and "$" in t.content:
+                found.append(t.content.strip())
     return found
 
 

@@ -17,8 +17,11 @@ import json
 import math
 from fractions import Fraction
 
+from urllib.parse import urlencode
+
+from .citation import run_citation
 from .domain import Domain, DomainError
-from .numbers import format_value
+from .numbers import format_value, write_input
 
 # Standard-library modules in Pyodide's core that a formula may import.
 ALLOWED_IMPORTS = frozenset({
@@ -90,7 +93,9 @@ class Calculator:
         self.domains = [Domain.from_spec(i) for i in spec["inputs"]]
         self.defaults = {i["name"]: i["default"] for i in spec["inputs"]}
         self.outputs = list(spec["outputs"])
+        self.meta = spec.get("meta")
         self.compute = compile_formula(spec["formula"], self.id)
+        self._default_values = None
 
     def read(self, raw: dict) -> dict:
         """Inputs for the formula from raw ones (defaults fill the gaps); DomainError on the first bad one."""
@@ -117,7 +122,11 @@ class Calculator:
         except DomainError:
             raise
         except (ValueError, ZeroDivisionError, OverflowError) as exc:
-            raise DomainError(_blame(exc, values), str(exc)) from None
+            name = _blame(exc, values)
+            message = str(exc)
+            if name != "inputs":
+                message = message.split(":", 1)[1].strip()
+            raise DomainError(name, message) from None
         if not isinstance(result, dict):
             raise FormulaError(f"compute() returned {type(result).__name__}, not a dict of outputs")
         names = [o["name"] for o in self.outputs]
@@ -136,6 +145,20 @@ class Calculator:
             "outputs": {o["name"]: {"value": outputs[o["name"]], "text": self.write(o, outputs[o["name"]])}
                         for o in self.outputs},
         }
+
+    def changed(self, raw: dict, values: dict) -> dict:
+        """The raw inputs whose values differ from the defaults': what a shareable link must carry."""
+        if self._default_values is None:
+            self._default_values = self.read({})
+        return {n: write_input(raw[n]) for n in self.defaults if n in raw and values[n] != self._default_values[n]}
+
+    def citation(self, raw: dict, result: dict, accessed: str) -> dict:
+        """The citation of one computation (needs the page's ``meta``)."""
+        query = self.changed(raw, result["inputs"])
+        url = self.meta["url"] + (("?" + urlencode(query)) if query else "")
+        given = [(d.name, write_input(raw.get(d.name, self.defaults[d.name]))) for d in self.domains]
+        found = [(o.get("label", o["name"]), result["outputs"][o["name"]]["text"]) for o in self.outputs]
+        return {"query": query, "url": url, **run_citation(self.meta, given, found, url, accessed)}
 
     @staticmethod
     def write(output: dict, value) -> str:
@@ -160,8 +183,11 @@ def load(spec_json: str) -> str:
     return json.dumps({"id": str(spec["id"])})
 
 
-def run_json(entry_id: str, raw_json: str) -> str:
-    """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``."""
+def run_json(entry_id: str, raw_json: str, accessed: str = "") -> str:
+    """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
+
+    With ``accessed`` (a date) and the page's meta, the value carries the shareable query
+    and the computation's citation."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     errors = calc.errors(raw)
@@ -171,6 +197,8 @@ def run_json(entry_id: str, raw_json: str) -> str:
         result = calc.run(raw)
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    if accessed and calc.meta:
+        result["share"] = calc.citation(raw, result, accessed)
     return json.dumps({"ok": True, "value": _json_safe(result)})
 
 

@@ -183,4 +183,6 @@ def _exact_list(raw) -> list[Fraction]:
         return read_list(raw)
     if isinstance(raw, (list, tuple)):
         return [_exact(v) for v in raw]
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        return [_exact(raw)]
     raise NumberError(f"{_quote(raw)} is not a list of numbers")

@@ -185,6 +185,8 @@ def format_number(value, fmt: str) -> str:
 def format_value(value, fmt: str, unit: str = "") -> str:
     """A value with its unit: a scalar as ``format_number``, a list element-wise in parentheses."""
     if isinstance(value, (list, tuple)):
+        if fmt.split(":")[0] == "si":
+            return "(" + ", ".join(format_value(v, fmt, unit) for v in value) + ")"
         text = "(" + ", ".join(format_number(v, fmt) for v in value) + ")"
     else:
         text = format_number(value, fmt)
