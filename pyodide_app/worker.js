@@ -22,7 +22,7 @@ async function init({ pyodideUrl, runtimeUrls }) {
 const handlers = {
   init,
   load: ({ spec }) => JSON.parse(runtime.load(JSON.stringify(spec))),
-  run: ({ entry, raw }) => JSON.parse(runtime.run_json(entry, JSON.stringify(raw))),
+  run: ({ entry, raw, accessed }) => JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "")),
 };
 
 self.onmessage = async ({ data }) => {

@@ -7,88 +7,55 @@ the old site only once complete.  A failed build leaves the last good site as it
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from . import check, math
+import segno
+
+from . import check, offline, search
+from .assets import assets, digest, static, vendored
 from .entry import Entry
 from .errors import BuildFailed, Problems
-from .load import load_all
-from .render import Assets, Renderer
+from .load import load_all, load_synthesis
+from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
+from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = ROOT / "pyodide_app"
-RUNTIME = Path(__file__).resolve().parent / "runtime"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 
-def _digest(*chunks: bytes) -> str:
-    h = hashlib.sha256()
-    for chunk in chunks:
-        h.update(chunk)
-    return h.hexdigest()[:10]
-
-
-def _package_version(name: str) -> str:
-    return json.loads((ROOT / "node_modules" / name / "package.json").read_text())["version"]
-
-
-def vendored_files() -> dict[str, Path]:
-    """Site path -> file on disk for Pyodide and KaTeX's CSS and fonts, under versioned folders."""
-    files = {}
-    pyodide = ROOT / "node_modules" / "pyodide"
-    for name in PYODIDE_FILES:
-        files[f"pyodide/{_package_version('pyodide')}/{name}"] = pyodide / name
-    katex = math.katex_dir() / "dist"
-    kv = _package_version("katex")
-    files[f"katex/{kv}/katex.min.css"] = katex / "katex.min.css"
-    for font in sorted((katex / "fonts").glob("*.woff2")):
-        files[f"katex/{kv}/fonts/{font.name}"] = font
-    return files
-
-
-def _static_files() -> dict[str, bytes]:
-    files = {f"static/{p.name}": p.read_bytes() for p in sorted(APP.iterdir()) if p.suffix in (".js", ".css", ".svg")}
-    for p in sorted(RUNTIME.glob("*.py")):
-        files[f"static/runtime/{p.name}"] = p.read_bytes()
-    return files
-
-
-def _versioned(path: str, content: bytes) -> str:
-    return f"/{path}?v={_digest(content)}"
-
-
-def _katex_css_without_remote_fonts(css: bytes) -> bytes:
-    """KaTeX's CSS lists woff, ttf and woff2 fonts; we ship woff2 only, which every current browser reads."""
-    text = css.decode()
-    import re
-    text = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", text)
-    text = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", text)
-    return text.encode()
-
-
-def collect(entries_dir: Path) -> tuple[list[Entry], dict[str, Calculator], dict]:
+def collect(entries_dir: Path):
     """Load, check and typeset, or BuildFailed with every problem found."""
     problems = Problems()
     entries = load_all(entries_dir, problems)
+    prompts, intro = load_synthesis(entries_dir, problems)
     calculators = check.check_entries(entries, problems, tex=False)
-    typeset = check.check_tex(entries, problems) if entries else {}
+    check.check_synthesis(prompts, entries, problems)
+    typeset, css = check.check_tex(entries, problems, prompts) if entries else ({}, "")
     if problems:
         raise BuildFailed(problems)
-    return entries, calculators, typeset
+    return entries, calculators, (typeset, css), (prompts, intro)
+
+
+def source_date() -> str:
+    """The date of the sources (the last commit), so that two builds of one commit are identical."""
+    if os.environ.get("SOURCE_DATE_EPOCH"):
+        return time.strftime("%Y-%m-%d", time.gmtime(int(os.environ["SOURCE_DATE_EPOCH"])))
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%cs"], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or "1970-01-01"
+    except (OSError, subprocess.SubprocessError):
+        return "1970-01-01"
 
 
 def _case_rows(entry: Entry, calc: Calculator) -> dict:
-    symbols = {i.name: i.symbol or i.name for i in entry.inputs}
-    labels = {o.name: o.label for o in entry.outputs}
-    formats = {o.name: o for o in entry.outputs}
+    symbols = {i.name: i.symbol for i in entry.inputs}
+    outputs = {o.name: o for o in entry.outputs}
     rows = {}
     for case in entry.cases:
         run = calc.run(case.inputs)
@@ -96,41 +63,45 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
         for c in case.checks:
             value = run["outputs"][c.output]["value"]
             if c.index is not None:
-                text = Calculator.write(formats[c.output].spec(), value[c.index])
-                label = f"{labels[c.output]} [{c.index + 1}]"
+                text = Calculator.write(outputs[c.output].spec(), value[c.index])
+                label = f"{outputs[c.output].label} [{c.index + 1}]"
             else:
-                text, label = run["outputs"][c.output]["text"], labels[c.output]
+                text, label = run["outputs"][c.output]["text"], outputs[c.output].label
             checks.append((c, text, label))
-        inputs = [(symbols[name], write_input(value)) for name, value in case.inputs.items()]
-        rows[case.id] = {"inputs": inputs, "checks": checks}
+        rows[case.id] = {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks}
     return rows
 
 
-def build(entries_dir: Path) -> tuple[dict[str, bytes], dict]:
-    """The whole site as ``{path: bytes}`` (vendored files as paths to copy), and counts for the summary."""
-    entries, calculators, typeset = collect(entries_dir)
-    static = _static_files()
-    vendored = vendored_files()
-    katex_css_path = next(p for p in vendored if p.endswith("katex.min.css"))
-    katex_css = _katex_css_without_remote_fonts(vendored.pop(katex_css_path).read_bytes())
-    source_hash = _digest(*(p.read_bytes() for p in sorted(Path(entries_dir).glob("*.yaml"))), *static.values())
-    assets = Assets(
-        style=_versioned("static/style.css", static["static/style.css"]),
-        page_js=_versioned("static/page.js", static["static/page.js"]),
-        katex_css="/" + katex_css_path,
-        pyodide=f"/pyodide/{_package_version('pyodide')}/",
-        runtime=tuple(_versioned(p, c) for p, c in static.items() if p.startswith("static/runtime/")),
-        version=source_hash,
-    )
-    renderer = Renderer(entries, typeset, assets)
-    files: dict[str, bytes | Path] = {**static, **vendored, katex_css_path: katex_css}
+def _qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}")
+
+
+def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
+    """The whole site as ``{path: bytes}`` (vendored files as paths to link), and counts for the summary."""
+    entries, calculators, (typeset, math_css), (prompts, intro) = collect(entries_dir)
+    files: dict[str, bytes | Path] = {**static(), **vendored()}
+    files["static/math.css"] = math_css.encode()
+    files["search-index.json"] = search.index_json(entries)
+    sources = sorted(Path(entries_dir).glob("*.yaml"))
+    version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
+    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date())
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
+    files["chapters/index.html"] = renderer.chapters().encode()
+    files["manifest.webmanifest"] = renderer.web_manifest().encode()
+    if prompts:
+        files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
     for entry in entries:
         calc = calculators[entry.key]
-        page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc))
+        canonical = site_url() + entry.url
+        qr = _qr_svg(canonical)
+        page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr)
         files[entry.url.strip("/") + "/index.html"] = page.encode()
-    counts = {"pages": len(entries) + 1, "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
+        files[entry.url.strip("/") + "/qr.svg"] = qr.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()
+    for alias, target in aliases(entries).items():
+        files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
+    files["sw.js"] = offline.service_worker(files)
+    counts = {"pages": len(entries) + 3 + bool(prompts), "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
     return files, counts
 
 

@@ -25,6 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--out", type=Path, default=SITE)
     k = sub.add_parser("check", help="validate every entry and run every case")
     k.add_argument("only", nargs="*", type=Path, metavar="FILE", help="report only problems in these files")
+    u = sub.add_parser("urls", help="print every published URL; --write updates netlify.toml's alias redirects")
+    u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
     c.add_argument("assignments", nargs="*", metavar="name=value", help="inputs; the rest take their defaults")
@@ -39,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
             return _check(args)
         if args.command == "compute":
             return _compute(args)
+        if args.command == "urls":
+            return _urls(args)
         if args.command == "build":
             from .build import build_site
             summary = build_site(args.entries, args.out)
@@ -54,12 +58,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(args) -> int:
-    from .check import check_entries
-    from .load import load_all
+    from .check import check_entries, check_synthesis, check_tex
+    from .load import load_all, load_synthesis
 
     problems = Problems()
     entries = load_all(args.entries, problems)
-    calculators = check_entries(entries, problems)
+    prompts, _ = load_synthesis(args.entries, problems)
+    calculators = check_entries(entries, problems, tex=False)
+    check_synthesis(prompts, entries, problems)
+    if entries:
+        check_tex(entries, problems, prompts)
     if args.only:
         wanted = {p.resolve() for p in args.only}
         kept = Problems()
@@ -112,4 +120,20 @@ def _compute(args) -> int:
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
         print(f"  {o.label:<{width}}  {result['outputs'][o.name]['text']}")
+    return 0
+
+
+def _urls(args) -> int:
+    from .load import load_all
+    from .urls import NETLIFY, netlify_with_aliases, url_map
+
+    problems = Problems()
+    entries = load_all(args.entries, problems)
+    if problems:
+        raise BuildFailed(problems)
+    if args.write:
+        NETLIFY.write_text(netlify_with_aliases(NETLIFY.read_text(), entries))
+        print(f"updated the alias redirects in {NETLIFY.name}")
+        return 0
+    print("\n".join(url_map(entries)))
     return 0

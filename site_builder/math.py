@@ -6,8 +6,10 @@ pages carry the rendered markup and link KaTeX's CSS and fonts from our own site
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -51,3 +53,38 @@ def typeset(fragments: list[tuple[str, bool]]) -> list[Typeset]:
         raise MathToolMissing(f"KaTeX process failed: {proc.stderr.strip()[:2000]}")
     results = dict(zip(unique, json.loads(proc.stdout)))
     return [Typeset(results[f].get("html"), results[f].get("error")) for f in fragments]
+
+
+def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Typeset], str]:
+    """As ``typeset``, with inline styles turned into classes, and the stylesheet for them."""
+    rules: dict[str, str] = {}
+    results = [Typeset(without_inline_styles(t.html, rules) if t.html else None, t.error) for t in typeset(fragments)]
+    return results, stylesheet(rules)
+
+
+_STYLED_TAG = re.compile(r'<(\w+)((?:\s[^>]*?)?)\sstyle="([^"]*)"([^>]*)>')
+_CLASS = re.compile(r'\sclass="([^"]*)"')
+
+
+def style_class(style: str) -> str:
+    return "ks-" + hashlib.sha1(style.encode()).hexdigest()[:8]
+
+
+def without_inline_styles(html: str, rules: dict[str, str]) -> str:
+    """KaTeX's style="..." attributes as classes (collected in ``rules``), so pages need no 'unsafe-inline'."""
+    def replace(m: re.Match) -> str:
+        tag, before, style, after = m.groups()
+        name = style_class(style)
+        rules[name] = style
+        attrs = before + after
+        if _CLASS.search(attrs):
+            attrs = _CLASS.sub(lambda c: f' class="{c.group(1)} {name}"', attrs, count=1)
+        else:
+            attrs = f' class="{name}"' + attrs
+        return f"<{tag}{attrs}>"
+    return _STYLED_TAG.sub(replace, html)
+
+
+def stylesheet(rules: dict[str, str]) -> str:
+    """The CSS for ``without_inline_styles``' classes, in a stable order."""
+    return "".join(f".{name}{{{style}}}\n" for name, style in sorted(rules.items()))

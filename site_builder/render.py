@@ -8,29 +8,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from . import markdown
+from .assets import Assets
 from .entry import PART_TITLES, Entry
+from .runtime.citation import entry_citation, run_citation
 from .runtime.numbers import write_input
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
-
-@dataclass(frozen=True)
-class Assets:
-    """URLs of everything a page links, versioned where the content is immutable."""
-
-    style: str
-    page_js: str
-    katex_css: str
-    pyodide: str
-    runtime: tuple[str, ...]
-    version: str
 
 
 def environment() -> Environment:
@@ -66,11 +55,14 @@ def script_json(value) -> Markup:
 
 
 class Renderer:
-    def __init__(self, entries: list[Entry], math: dict, assets: Assets):
+    def __init__(self, entries: list[Entry], math: dict, assets: Assets, site_url: str = "", date: str = "1970-01-01"):
         self.entries = entries
         self.by_key = {e.key: e for e in entries}
+        self.by_url = {e.url: e for e in entries}
         self.math = math
         self.assets = assets
+        self.site_url = site_url
+        self.date = date
         self.env = environment()
 
     def md(self, text: str) -> Markup:
@@ -93,18 +85,50 @@ class Renderer:
         toolkit = [e for e in self.entries if not e.in_bank]
         return self._page("index.html", parts=parts, toolkit=toolkit, count=sum(e.in_bank for e in self.entries))
 
+    def synthesis(self, prompts, intro: str) -> str:
+        linked = [(p, [self.by_key[str(k)] for k in p.entries]) for p in prompts]
+        return self._page("synthesis.html", prompts=linked, intro=intro)
+
     def not_found(self) -> str:
         return self._page("404.html")
 
-    def entry(self, entry: Entry, defaults: dict, cases: dict) -> str:
+    def chapters(self) -> str:
+        chapters = sorted({e.chapter for e in self.entries})
+        return self._page("chapters.html", chapters=[(c, [e for e in self.entries if e.chapter == c]) for c in chapters])
+
+    def alias(self, entry: Entry) -> str:
+        return self._page("alias.html", entry=entry, canonical=self.site_url + entry.url)
+
+    def web_manifest(self) -> str:
+        return json.dumps({
+            "name": "Derivation Bank", "short_name": "Derivation Bank", "start_url": "/", "display": "standalone",
+            "background_color": "#fdfdfb", "theme_color": "#8a3b12",
+            "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+        }, indent=2) + "\n"
+
+    def meta(self, entry: Entry) -> dict:
+        """What the page's Python needs to cite an entry and a computation."""
+        return {"id": entry.key, "label": entry.label, "title": entry.title, "chapter": entry.chapter,
+                "url": self.site_url + entry.url, "version": self.assets.version, "date": self.date}
+
+    def entry(self, entry: Entry, defaults: dict, cases: dict, qr_svg: str = "") -> str:
         """``defaults``: the run on default inputs; ``cases``: case id -> run on its inputs."""
+        meta = self.meta(entry)
+        given = [(i.name, write_input(i.default)) for i in entry.inputs]
+        found = [(o.label, defaults["outputs"][o.name]["text"]) for o in entry.outputs]
+        run = run_citation(meta, given, found, meta["url"], self.date)
+        citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
+        first = entry.inputs[0]
+        example = f"{first.name}={write_input(first.default)}"
         bank = [e for e in self.entries if e.in_bank == entry.in_bank]
         i = bank.index(entry)
         related = [self.by_key[str(k)] for k in entry.related if str(k) in self.by_key]
         cited_by = [e for e in self.entries if entry.id in e.related and e.key not in {r.key for r in related}]
-        spec = entry.spec()
+        spec = {**entry.spec(), "meta": meta}
+        summary = f"{entry.label} of the Derivation Bank (Chapter {entry.chapter}): {entry.title}. Compute it in your browser."
         return self._page(
-            "entry.html", entry=entry, spec=spec, defaults=defaults, cases=cases,
+            "entry.html", entry=entry, spec=spec, defaults=defaults, cases=cases, canonical=meta["url"],
+            summary=summary, citation=citation, example_query=example, qr_svg=Markup(qr_svg),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
             previous=bank[i - 1] if i > 0 else None, next=bank[i + 1] if i + 1 < len(bank) else None,
             related=related, cited_by=cited_by,

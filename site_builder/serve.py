@@ -16,8 +16,9 @@ import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .urls import NETLIFY
+
 ROOT = Path(__file__).resolve().parent.parent
-NETLIFY = ROOT / "netlify.toml"
 TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".py": "text/x-python",
          ".zip": "application/zip", ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}

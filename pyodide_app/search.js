@@ -1,0 +1,82 @@
+// The search dialog: MiniSearch over the build's index of titles, statements, symbols and chapters.
+export class SearchBox {
+  constructor(dialog, indexUrl, libraryUrl) {
+    this.dialog = dialog;
+    this.input = dialog.querySelector("#search-input");
+    this.list = dialog.querySelector("#search-results");
+    this.selected = -1;
+    this.results = [];
+    this.ready = this.load(indexUrl, libraryUrl);
+    this.input.addEventListener("input", () => this.update());
+    this.input.addEventListener("keydown", (event) => this.key(event));
+    this.dialog.addEventListener("click", (event) => { if (event.target === this.dialog) this.dialog.close(); });
+  }
+
+  async load(indexUrl, libraryUrl) {
+    const [{ default: MiniSearch }, documents] = await Promise.all([
+      import(libraryUrl), fetch(indexUrl).then((r) => r.json()),
+    ]);
+    this.engine = new MiniSearch({
+      fields: ["title", "symbols", "statement", "terms", "chapter", "section", "label"],
+      storeFields: ["title", "url", "label", "chapter"],
+      tokenize: (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean),
+      searchOptions: { boost: { title: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: 0.15, combineWith: "AND" },
+    });
+    this.engine.addAll(documents);
+  }
+
+  open() {
+    this.dialog.showModal();
+    this.input.select();
+    this.update();
+  }
+
+  async update() {
+    await this.ready;
+    const query = this.input.value.trim();
+    this.results = query ? this.engine.search(query).slice(0, 12) : [];
+    this.selected = this.results.length ? 0 : -1;
+    this.render(query);
+  }
+
+  render(query) {
+    this.list.replaceChildren();
+    this.input.setAttribute("aria-expanded", String(this.results.length > 0));
+    if (query && !this.results.length) {
+      const empty = document.createElement("li");
+      empty.className = "empty";
+      empty.textContent = "No entry matches.";
+      this.list.append(empty);
+    }
+    this.results.forEach((result, i) => {
+      const item = document.createElement("li");
+      item.id = `search-result-${i}`;
+      item.setAttribute("role", "option");
+      item.setAttribute("aria-selected", String(i === this.selected));
+      const link = document.createElement("a");
+      link.href = result.url;
+      link.tabIndex = -1;
+      const label = document.createElement("span");
+      label.className = "result-label";
+      label.textContent = `${result.label} · ${result.chapter}`;
+      link.append(label, document.createTextNode(result.title));
+      item.append(link);
+      this.list.append(item);
+    });
+    if (this.selected >= 0) this.input.setAttribute("aria-activedescendant", `search-result-${this.selected}`);
+    else this.input.removeAttribute("aria-activedescendant");
+  }
+
+  key(event) {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      if (!this.results.length) return;
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      this.selected = (this.selected + step + this.results.length) % this.results.length;
+      this.render(this.input.value.trim());
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      if (this.selected >= 0) location.href = this.results[this.selected].url;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+// The service worker: Workbox precaches the whole site, Pyodide included, so every page
+// loads and computes offline after a first visit.  The build writes the manifest of
+// content revisions in place of self.__WB_MANIFEST.  A new deploy installs a new worker
+// that waits until the page asks it to take over (the page offers a reload).
+importScripts("/vendor/workbox/WORKBOX_VERSION/workbox-sw.js");
+workbox.setConfig({ modulePathPrefix: "/vendor/workbox/WORKBOX_VERSION/", debug: false });
+
+workbox.precaching.precacheAndRoute(self.__WB_MANIFEST, {
+  ignoreURLParametersMatching: [/.*/],   // /35/?L=80 and /static/page.js?v=... are the cached files
+  directoryIndex: "index.html",
+  cleanURLs: false,
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "SKIP_WAITING") self.skipWaiting();
+});
+
+// The first install takes control at once, so the first visit is already offline-ready.
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));

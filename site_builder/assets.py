@@ -1,0 +1,107 @@
+"""Files the pages link: our own static files (versioned by content) and vendored npm packages.
+
+Vendored packages are served from versioned folders (/pyodide/<v>/, /katex/<v>/,
+/vendor/<name>/<v>/) that never change, so hosts may cache them forever.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "pyodide_app"
+RUNTIME = Path(__file__).resolve().parent / "runtime"
+NODE_MODULES = ROOT / "node_modules"
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+WORKBOX_MODULES = ("workbox-core", "workbox-precaching", "workbox-routing", "workbox-strategies")
+
+
+def digest(*chunks: bytes) -> str:
+    h = hashlib.sha256()
+    for chunk in chunks:
+        h.update(chunk)
+    return h.hexdigest()[:10]
+
+
+def package_version(name: str) -> str:
+    return json.loads((NODE_MODULES / name / "package.json").read_text())["version"]
+
+
+@dataclass(frozen=True)
+class Assets:
+    """URLs of everything a page links."""
+
+    style: str
+    early_js: str
+    site_js: str
+    page_js: str
+    alias_js: str
+    katex_css: str
+    math_css: str
+    pyodide: str
+    minisearch: str
+    search_index: str
+    runtime: tuple[str, ...]
+    version: str
+
+
+def _katex_css(css: bytes) -> bytes:
+    """KaTeX's CSS lists woff2, woff and ttf fonts; we ship woff2, which every current browser reads."""
+    text = css.decode()
+    text = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", text)
+    text = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", text)
+    return text.encode()
+
+
+def vendored() -> dict[str, bytes | Path]:
+    """Site path -> content (or a file to link) for every vendored npm file."""
+    files: dict[str, bytes | Path] = {}
+    pv = package_version("pyodide")
+    for name in PYODIDE_FILES:
+        files[f"pyodide/{pv}/{name}"] = NODE_MODULES / "pyodide" / name
+    kv = package_version("katex")
+    katex = NODE_MODULES / "katex" / "dist"
+    files[f"katex/{kv}/katex.min.css"] = _katex_css((katex / "katex.min.css").read_bytes())
+    for font in sorted((katex / "fonts").glob("*.woff2")):
+        files[f"katex/{kv}/fonts/{font.name}"] = font
+    mv = package_version("minisearch")
+    files[f"vendor/minisearch/{mv}/index.js"] = NODE_MODULES / "minisearch" / "dist" / "es" / "index.js"
+    wv = package_version("workbox-sw")
+    files[f"vendor/workbox/{wv}/workbox-sw.js"] = NODE_MODULES / "workbox-sw" / "build" / "workbox-sw.js"
+    for module in WORKBOX_MODULES:
+        files[f"vendor/workbox/{wv}/{module}.prod.js"] = NODE_MODULES / module / "build" / f"{module}.prod.js"
+    return files
+
+
+def static() -> dict[str, bytes]:
+    """Our own browser files and the Python runtime, by site path."""
+    files = {f"static/{p.name}": p.read_bytes() for p in sorted(APP.iterdir())
+             if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"}
+    for p in sorted(RUNTIME.glob("*.py")):
+        files[f"static/runtime/{p.name}"] = p.read_bytes()
+    return files
+
+
+def versioned(path: str, content: bytes) -> str:
+    return f"/{path}?v={digest(content)}"
+
+
+def assets(files: dict[str, bytes | Path], version: str) -> Assets:
+    def url(path: str) -> str:
+        return versioned(path, files[path])
+
+    katex_css = next(p for p in files if p.endswith("katex.min.css"))
+    minisearch = next(p for p in files if p.startswith("vendor/minisearch/"))
+    return Assets(
+        style=url("static/style.css"), early_js=url("static/early.js"), site_js=url("static/site.js"),
+        page_js=url("static/page.js"), alias_js=url("static/alias.js"),
+        katex_css="/" + katex_css, math_css=url("static/math.css"),
+        pyodide=f"/pyodide/{package_version('pyodide')}/", minisearch="/" + minisearch,
+        search_index=url("search-index.json"),
+        runtime=tuple(url(p) for p in files if p.startswith("static/runtime/")),
+        version=version,
+    )

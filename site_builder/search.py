@@ -1,0 +1,54 @@
+"""The search index: titles, statements, symbols, chapters and toolkit topics, as MiniSearch documents.
+
+Symbols are indexed as a reader types them: ``\\kappa`` as ``kappa``, ``H_{kv}`` as ``h_kv``
+(and ``hkv``), ``d_{\\text{head}}`` as ``d_head``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from . import markdown
+from .entry import Entry
+
+_COMMAND = re.compile(r"\\(?:text|mathrm|mathit|operatorname|mathbf|boldsymbol)\s*\{([^{}]*)\}")
+
+
+def symbol_words(tex: str) -> list[str]:
+    """Search terms for one TeX symbol or expression."""
+    plain = _COMMAND.sub(r"\1", tex)
+    words = set()
+    for m in re.finditer(r"\\([A-Za-z]+)", plain):
+        if len(m.group(1)) > 1 and m.group(1) not in ("frac", "left", "right", "cdot", "times", "sqrt", "ln", "log", "min", "max", "quad", "tfrac"):
+            words.add(m.group(1).lower())
+    plain = re.sub(r"\\[A-Za-z]+", lambda m: m.group(0)[1:], plain)
+    for m in re.finditer(r"([A-Za-z]+)\s*_\s*\{?\s*([A-Za-z0-9]+)\s*\}?", plain):
+        base, sub = m.group(1).lower(), m.group(2).lower()
+        words.update({f"{base}_{sub}", f"{base}{sub}"})
+    return sorted(words)
+
+
+def _plain(markdown: str) -> str:
+    text = re.sub(r"\$\$?|\\\(|\\\)|\\\[|\\\]", " ", markdown)
+    text = _COMMAND.sub(r"\1", text)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
+    return " ".join(re.sub(r"[{}_^]", " ", text).split())
+
+
+def index_documents(entries: list[Entry]) -> list[dict]:
+    docs = []
+    for e in entries:
+        tex = [f for f, _ in markdown.fragments(e.statement)] + [i.symbol for i in e.inputs] + [o.symbol for o in e.outputs]
+        symbols = sorted({w for t in tex for w in symbol_words(t)} | {i.name.lower() for i in e.inputs})
+        docs.append({
+            "id": e.key, "url": e.url, "label": e.label, "title": e.title,
+            "chapter": f"Chapter {e.chapter}", "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
+            "statement": _plain(e.statement), "symbols": " ".join(symbols),
+            "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
+        })
+    return docs
+
+
+def index_json(entries: list[Entry]) -> bytes:
+    return json.dumps(index_documents(entries), ensure_ascii=False, separators=(",", ":")).encode()

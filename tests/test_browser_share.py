@@ -1,0 +1,174 @@
+"""Links, sharing, embedding, search and offline use, in real Chromium against the built site."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+
+import pytest
+
+from site_builder.build import build, write_site
+from site_builder.serve import SiteServer
+from tests.conftest import ENTRIES
+from tests.test_browser import PYTHON_READY_MS, open_entry
+
+pytestmark = pytest.mark.browser
+
+PAYLOADS = [
+    '<script>window.__pwned=1</script>', '"><img src=x onerror="window.__pwned=1">', "javascript:window.__pwned=1",
+    "<svg onload=window.__pwned=1>", "';window.__pwned=1;'", "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
+]
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    with SiteServer(site) as running:
+        yield running
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)
+    page.on("request", lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left: {r.url}"))
+    yield page
+    context.close()
+
+
+def output(page, name):
+    return page.text_content(f"#out-{name}")
+
+
+def test_a_prefilled_link_computes_the_linked_values(page, server):
+    open_entry(page, server, "/35/?L=40&s=16k")
+    assert page.input_value("#in-L") == "40" and page.input_value("#in-s") == "16k"
+    page.wait_for_function("document.getElementById('out-total').textContent === '2.621 GB'")
+    assert "stale" not in page.get_attribute("#outputs", "class")
+    assert page.problems == []
+
+
+def test_copy_link_round_trips(browser, server):
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page = context.new_page()
+    open_entry(page, server, "/35/")
+    page.fill("#in-B", "8")
+    page.fill("#in-beta", "1")
+    page.wait_for_function("document.getElementById('out-total').textContent === '5.369 GB'")
+    page.click("#copy-link")
+    page.wait_for_function("document.getElementById('copy-feedback').textContent === 'Link copied.'")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{server.url}/35/?B=8&beta=1"
+    other = context.new_page()
+    open_entry(other, server, link.removeprefix(server.url))
+    other.wait_for_function("document.getElementById('out-total').textContent === '5.369 GB'")
+    context.close()
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_hostile_parameters_are_inert_and_noticed(page, server, payload):
+    from urllib.parse import quote
+    page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))
+    open_entry(page, server, f"/35/?L={quote(payload)}&{quote(payload)}=1")
+    page.wait_for_selector("#notice:not([hidden])")
+    notice = page.text_content("#notice")
+    assert "Ignored the link's value for L" in notice and "no such input" in notice
+    assert page.input_value("#in-L") == "80"  # the rejected value is dropped; the field keeps its default
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("#notice *:not(p)").count() == 0
+    assert page.locator("main img, main svg[onload], main script:not(#entry-spec)").count() == 0
+    assert page.locator("[onerror], [onload], [onclick]").count() == 0
+    page.wait_for_function("document.getElementById('out-total').textContent === '1.342 GB'")
+    assert page.problems == []
+
+
+def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser, server):
+    host = f'<!doctype html><title>slides</title><iframe id="card" src="{server.url}/35/?embed=1&s=8192" width="800" height="700"></iframe>'
+
+    class Slides(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = host.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    slides = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slides)
+    threading.Thread(target=slides.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{slides.server_address[1]}/")
+        frame = page.frame_locator("#card")
+        card = page.frames[1]
+        card.wait_for_function("document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
+        assert card.evaluate("document.documentElement.classList.contains('embed')")
+        assert not card.is_visible("header.site") and not card.is_visible("#cases")
+        card.wait_for_function("document.getElementById('out-total').textContent === '2.684 GB'")
+        frame.locator("#in-B").fill("2")
+        card.wait_for_function("document.getElementById('out-total').textContent === '5.369 GB'")
+        page.close()
+    finally:
+        slides.shutdown()
+
+
+@pytest.mark.parametrize("query,expected", [("kappa", "/3/"), ("H_kv", "/35/"), ("bubble", "/19/"), ("chapter 12", "/38/")])
+def test_search_finds_entries_by_symbol_title_and_chapter(page, server, query, expected):
+    page.goto(server.url + "/")
+    page.keyboard.press("/")
+    page.wait_for_selector("#search-dialog[open]")
+    page.keyboard.type(query)
+    page.wait_for_selector(f'#search-results a[href="{expected}"]')
+    while page.get_attribute("#search-results [aria-selected=true] a", "href") != expected:
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    page.wait_for_url(server.url + expected)
+
+
+def _offline_ready(page):
+    page.wait_for_function("document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS)
+
+
+def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    open_entry(page, server, "/35/")
+    _offline_ready(page)
+    context.set_offline(True)
+    fresh = context.new_page()
+    open_entry(fresh, server, "/19/")
+    fresh.fill("#in-M", "8")
+    fresh.wait_for_function("document.getElementById('out-bubble').textContent === '7/15'")
+    context.close()
+
+
+def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
+    out = tmp_path / "site"
+    files, _ = build(ENTRIES)
+    write_site(files, out)
+    with SiteServer(out) as deploy:
+        context = browser.new_context()
+        page = context.new_page()
+        open_entry(page, deploy, "/35/")
+        _offline_ready(page)
+        page.reload()
+        _offline_ready(page)
+        changed = dict(files)
+        page_35 = "35/index.html"
+        changed[page_35] = files[page_35].replace(b"<h1>KV cache size</h1>", b"<h1>KV cache size (revised)</h1>")
+        from site_builder import offline
+        changed["sw.js"] = offline.service_worker({k: v for k, v in changed.items() if k != "sw.js"})
+        write_site(changed, out)
+        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        page.wait_for_selector("#update-banner:not([hidden])", timeout=PYTHON_READY_MS)
+        assert page.text_content("h1") == "KV cache size"
+        page.click("#update-reload")
+        page.wait_for_function("document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS)
+        context.close()
