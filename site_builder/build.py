@@ -18,6 +18,7 @@ import segno
 
 from . import check, offline, search
 from .assets import assets, digest, static, vendored
+from .cache import Cache, key
 from .entry import Entry
 from .errors import BuildFailed, Problems
 from .load import load_all, load_synthesis
@@ -72,8 +73,17 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
     return rows
 
 
-def _qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}")
+def _qr_svgs(urls: list[str]) -> dict[str, str]:
+    """QR codes of entry URLs; encoding picks among eight masks, slowly, so results are cached."""
+    cache = Cache("qr")
+    found = {}
+    for url in urls:
+        k = key(segno.__version__, url)
+        if cache.get(k) is None:
+            cache.put(k, segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}"))
+        found[url] = cache.get(k)
+    cache.save()
+    return found
 
 
 def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
@@ -91,10 +101,10 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
+    qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in entries:
         calc = calculators[entry.key]
-        canonical = site_url() + entry.url
-        qr = _qr_svg(canonical)
+        qr = qr_codes[site_url() + entry.url]
         page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr)
         files[entry.url.strip("/") + "/index.html"] = page.encode()
         files[entry.url.strip("/") + "/qr.svg"] = qr.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()

@@ -34,10 +34,16 @@ def _math_rule(display: bool):
     return rule
 
 
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple:
+    """Parsed once per text: check, search and render all read the same tokens (never mutated)."""
+    return tuple(_parser().parse(text))
+
+
 def fragments(text: str) -> list[Fragment]:
     """Every TeX fragment of ``text``, in order of appearance."""
     found = []
-    for token in _parser().parse(text):
+    for token in _tokens(text):
         for t in [token, *(token.children or [])]:
             if t.type in _MATH:
                 found.append((t.content.strip(), _MATH[t.type]))
@@ -47,7 +53,7 @@ def fragments(text: str) -> list[Fragment]:
 def stray_dollars(text: str) -> list[str]:
     """Text runs holding a '$' that opened no math (an unclosed or mistyped formula)."""
     found = []
-    for token in _parser().parse(text.replace("\\$", "")):  # an escaped \$ is a dollar sign
+    for token in _tokens(text.replace("\\$", "")):  # an escaped \$ is a dollar sign
         for t in token.children or []:
             if t.type == "text" and "$" in t.content:
                 found.append(t.content.strip())
@@ -56,9 +62,5 @@ def stray_dollars(text: str) -> list[str]:
 
 def render(text: str, math: dict[Fragment, str]) -> str:
     """HTML for ``text``; ``math`` maps each fragment to its typeset HTML."""
-    return _parser().render(text, {"math": math})
-
-
-def render_inline(text: str, math: dict[Fragment, str]) -> str:
-    """HTML for one line of Markdown, without the surrounding paragraph."""
-    return _parser().renderInline(text, {"math": math})
+    md = _parser()
+    return md.renderer.render(list(_tokens(text)), md.options, {"math": math})

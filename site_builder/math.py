@@ -15,6 +15,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cache import Cache, key
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(__file__).with_name("katex.mjs")
 
@@ -39,9 +41,20 @@ def katex_version() -> str:
 
 def typeset(fragments: list[tuple[str, bool]]) -> list[Typeset]:
     """Each (tex, display) fragment typeset, in order; errors are KaTeX's own words."""
-    unique = list(dict.fromkeys(fragments))
-    if not unique:
+    if not fragments:
         return []
+    cache = Cache("katex")  # results depend only on the TeX and KaTeX's version
+    version = katex_version()
+    keys = {f: key(version, f[0], str(f[1])) for f in dict.fromkeys(fragments)}
+    missing = [f for f, k in keys.items() if cache.get(k) is None]
+    if missing:
+        for fragment, result in zip(missing, _run_katex(missing)):
+            cache.put(keys[fragment], result)
+        cache.save()
+    return [Typeset(cache.get(keys[f]).get("html"), cache.get(keys[f]).get("error")) for f in fragments]
+
+
+def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
     node = shutil.which("node")
     if node is None or not katex_dir().is_dir():
         raise MathToolMissing("KaTeX needs Node.js and `npm ci` in the project folder")
@@ -51,8 +64,7 @@ def typeset(fragments: list[tuple[str, bool]]) -> list[Typeset]:
     )
     if proc.returncode != 0:
         raise MathToolMissing(f"KaTeX process failed: {proc.stderr.strip()[:2000]}")
-    results = dict(zip(unique, json.loads(proc.stdout)))
-    return [Typeset(results[f].get("html"), results[f].get("error")) for f in fragments]
+    return json.loads(proc.stdout)
 
 
 def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Typeset], str]:

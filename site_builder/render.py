@@ -69,7 +69,8 @@ class Renderer:
         return Markup(markdown.render(text, self.math))
 
     def tex(self, symbol: str) -> Markup:
-        return Markup(markdown.render_inline(f"${symbol}$", self.math)) if symbol else Markup("")
+        """One inline TeX symbol, typeset (check.tex_sources sent every symbol to KaTeX)."""
+        return Markup(self.math[(symbol.strip(), False)]) if symbol.strip() else Markup("")
 
     @staticmethod
     def printed(text: str) -> str:
