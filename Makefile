@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check test clean chromium
+.PHONY: setup build serve check test bench clean chromium
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ chromium:
 
 test: setup chromium
 	$(PY) -m pytest
+
+# Speed and size, measured side by side; writes BENCHMARKS.md.
+bench: setup chromium
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m benchmarks.run
 
 clean:
 	rm -rf _site .cache .pytest_cache

@@ -3,6 +3,7 @@
 // a shareable link to the computation.  The page is complete without this script: results for
 // the defaults are in the HTML.
 import { Runner } from "./runner.js";
+import { setupPractice } from "./practice.js";
 
 const script = document.getElementById("page-script");
 const spec = JSON.parse(document.getElementById("entry-spec").textContent);
@@ -11,7 +12,15 @@ const status = document.getElementById("py-status");
 const outputs = document.getElementById("outputs");
 const notice = document.getElementById("notice");
 const names = new Set(spec.inputs.map((i) => i.name));
-const PAGE_PARAMS = new Set(["embed"]);
+const PAGE_PARAMS = new Set(["embed", "units"]);
+const unitMenus = [...document.querySelectorAll(".unit-menus select")];
+const charts = spec.plots.length
+  ? import("./plots.js").then(({ Charts }) => {
+    const c = new Charts(script.dataset.uplot, spec);
+    c.draw(spec.sweeps);
+    return c;
+  })
+  : null;
 
 let runner = null;
 let ready = false;
@@ -29,6 +38,12 @@ function addNotice(text) {
   line.textContent = text;   // never markup: parameters come from anyone's link
   notice.append(line);
   notice.hidden = false;
+}
+
+function units() {
+  const chosen = {};
+  for (const menu of unitMenus) if (menu.value) chosen[menu.dataset.family] = menu.value;
+  return chosen;
 }
 
 function rawInputs() {
@@ -54,9 +69,25 @@ function showResult(value) {
     document.getElementById(`out-${output.name}`).textContent = value.outputs[output.name].text;
   }
   outputs.classList.remove("stale");
-  const share = value.share;
+}
+
+// The address bar and the citation follow the inputs once typing pauses (browsers throttle
+// history updates, and a citation per keystroke is work nobody reads).
+let shareTimer = null;
+function scheduleShare(delay = 300) {
+  clearTimeout(shareTimer);
+  shareTimer = setTimeout(updateShare, delay);
+}
+
+async function updateShare() {
+  const accessed = new Date().toISOString().slice(0, 10);
+  const reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed });
+  if (!reply.ok) return;
+  const share = reply.value.share;
   if (share) {
     const query = new URLSearchParams(share.query);
+    const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
+    if (chosen) query.set("units", chosen);
     if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
     const local = location.pathname + (query.toString() ? `?${query}` : "") + location.hash;
     history.replaceState(null, "", local);
@@ -71,8 +102,7 @@ async function recompute() {
   const seq = ++sent;
   let reply;
   try {
-    const accessed = new Date().toISOString().slice(0, 10);
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed });
+    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), units: units() });
   } catch (err) {
     if (seq === sent) setStatus("failed", `Python failed: ${err.message}`);
     return;
@@ -82,12 +112,70 @@ async function recompute() {
   if (reply.ok) {
     showErrors({});
     showResult(reply.value);
+    scheduleShare();
+    scheduleExtras(reply.value);
     setStatus("ready", "Computed by Python in your browser.");
   } else {
     showErrors(reply.errors);
     if (!reply.errors.inputs) setStatus("ready", "Showing the last valid results, marked stale, until the inputs are fixed.");
   }
 }
+
+// ---- charts, scaling and feed links follow the results once typing pauses
+let extrasTimer = null;
+function scheduleExtras(value) {
+  clearTimeout(extrasTimer);
+  extrasTimer = setTimeout(() => updateExtras(value), 120);
+}
+
+function fedValue(value) {
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+async function updateExtras(value) {
+  spec.feeds.forEach((feed, i) => {
+    const query = new URLSearchParams();
+    for (const [target, origin] of Object.entries(feed.inputs)) {
+      const source = origin in value.outputs ? value.outputs[origin].value : value.inputs[origin];
+      query.set(target, fedValue(source));
+    }
+    document.getElementById(`feed-${i}`).href = `${feed.url}?${query}`;
+  });
+  const raw = rawInputs();
+  if (document.getElementById("scaling-table")) {
+    const reply = await runner.call("elasticity", { entry: spec.id, raw });
+    if (reply.ok) {
+      for (const [input, row] of Object.entries(reply.value)) {
+        for (const [output, e] of Object.entries(row)) {
+          const cell = document.getElementById(`el-${input}-${output}`);
+          if (cell) cell.textContent = e === null ? "—" : e.toFixed(2).replace("-", "−");
+        }
+      }
+    }
+  }
+  if (charts) {
+    const sweeps = [];
+    for (let i = 0; i < spec.plots.length; i++) {
+      const reply = await runner.call("sweep", { entry: spec.id, raw, index: i });
+      if (!reply.ok) return;
+      sweeps.push(reply.value);
+    }
+    (await charts).draw(sweeps);
+    document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);
+  }
+}
+
+// ---- units the reader chose, kept in the link
+const chosenUnits = new URLSearchParams(location.search).get("units") || "";
+for (const pair of chosenUnits.split(",")) {
+  const [family, choice] = pair.split(":");
+  const menu = unitMenus.find((m) => m.dataset.family === family);
+  if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
+  else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
+}
+for (const menu of unitMenus) menu.addEventListener("change", () => recompute());
+
+setupPractice(spec);
 
 // ---- a shared link: fill the form from the query string
 const linked = {};
@@ -127,10 +215,14 @@ async function startPython() {
     runner = new Runner(new URL("./worker.js", import.meta.url));
     const runtimeUrls = script.dataset.runtime.split(" ").map((u) => new URL(u, location.href).href);
     const pyodideUrl = new URL(script.dataset.pyodide, location.href).href;
-    await runner.call("init", { pyodideUrl, runtimeUrls });
+    const stdlibUrl = new URL(script.dataset.stdlib, location.href).href;
+    const lockInfo = JSON.parse(script.dataset.lockInfo);
+    const booted = await runner.call("init", { pyodideUrl, stdlibUrl, lockInfo, runtimeUrls });
+    document.documentElement.dataset.stdlib = booted.stdlib;
     await runner.call("load", { spec });
     await checkLinked();
     ready = true;
+    performance.mark("python-ready");
     setStatus("ready", `Python ready in ${((performance.now() - started) / 1000).toFixed(1)} s. Change any input.`);
     document.documentElement.dataset.python = "ready";
     await recompute();
@@ -145,6 +237,10 @@ form.addEventListener("submit", (event) => event.preventDefault());
 
 document.getElementById("copy-link").addEventListener("click", async () => {
   const feedback = document.getElementById("copy-feedback");
+  if (ready) {
+    clearTimeout(shareTimer);
+    await updateShare();
+  }
   const url = new URL(shareUrl);
   url.searchParams.delete("embed");
   try {
@@ -155,7 +251,5 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   }
 });
 
-// Python loads after first paint, never before it.
-const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 1));
-if (document.readyState === "complete") later(startPython);
-else window.addEventListener("load", () => later(startPython), { once: true });
+// Python loads right after first paint, never before it: the frame after the first one.
+requestAnimationFrame(() => setTimeout(startPython, 0));

@@ -43,7 +43,11 @@ class Assets:
     katex_css: str
     math_css: str
     pyodide: str
+    stdlib: str
+    pyodide_lock_info: str
     minisearch: str
+    uplot_js: str
+    uplot_css: str
     search_index: str
     runtime: tuple[str, ...]
     version: str
@@ -68,6 +72,9 @@ def vendored() -> dict[str, bytes | Path]:
     files[f"katex/{kv}/katex.min.css"] = _katex_css((katex / "katex.min.css").read_bytes())
     for font in sorted((katex / "fonts").glob("*.woff2")):
         files[f"katex/{kv}/fonts/{font.name}"] = font
+    uv = package_version("uplot")
+    files[f"vendor/uplot/{uv}/uPlot.esm.js"] = NODE_MODULES / "uplot" / "dist" / "uPlot.esm.js"
+    files[f"vendor/uplot/{uv}/uPlot.min.css"] = NODE_MODULES / "uplot" / "dist" / "uPlot.min.css"
     mv = package_version("minisearch")
     files[f"vendor/minisearch/{mv}/index.js"] = NODE_MODULES / "minisearch" / "dist" / "es" / "index.js"
     wv = package_version("workbox-sw")
@@ -101,6 +108,11 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         page_js=url("static/page.js"), alias_js=url("static/alias.js"),
         katex_css="/" + katex_css, math_css=url("static/math.css"),
         pyodide=f"/pyodide/{package_version('pyodide')}/", minisearch="/" + minisearch,
+        stdlib="/" + next(p for p in files if "/stdlib-startup-" in p),
+        pyodide_lock_info=json.dumps(json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"],
+                                     sort_keys=True, separators=(",", ":")),
+        uplot_js="/" + next(p for p in files if p.endswith("uPlot.esm.js")),
+        uplot_css="/" + next(p for p in files if p.endswith("uPlot.min.css")),
         search_index=url("search-index.json"),
         runtime=tuple(url(p) for p in files if p.startswith("static/runtime/")),
         version=version,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import segno
 
-from . import check, offline, search
-from .assets import assets, digest, static, vendored
+from . import check, offline, search, stdlib
+from .assets import assets, digest, package_version, static, vendored
 from .cache import Cache, key
 from .entry import Entry
 from .errors import BuildFailed, Problems
@@ -91,6 +91,8 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     entries, calculators, (typeset, math_css), (prompts, intro) = collect(entries_dir)
     files: dict[str, bytes | Path] = {**static(), **vendored()}
     files["static/math.css"] = math_css.encode()
+    startup = stdlib.startup_zip()
+    files[f"pyodide/{package_version('pyodide')}/stdlib-startup-{digest(startup)}.zip"] = startup
     files["search-index.json"] = search.index_json(entries)
     sources = sorted(Path(entries_dir).glob("*.yaml"))
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
@@ -105,7 +107,8 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     for entry in entries:
         calc = calculators[entry.key]
         qr = qr_codes[site_url() + entry.url]
-        page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr)
+        extras = {"sweeps": [calc.sweep({}, p.spec()) for p in entry.plots], "elasticities": calc.elasticities({})}
+        page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr, extras)
         files[entry.url.strip("/") + "/index.html"] = page.encode()
         files[entry.url.strip("/") + "/qr.svg"] = qr.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()
     for alias, target in aliases(entries).items():

@@ -30,6 +30,8 @@ def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True)
         if calc is not None:
             calculators[entry.key] = calc
             _check_cases(entry, calc, problems)
+            _check_plots(entry, calc, problems)
+    _check_feeds(entries, calculators, problems)
     if tex:
         check_tex(entries, problems)
     return calculators
@@ -169,6 +171,86 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
                 _add(problems, check.where, f"case {case.id}: {miss}")
             elif check.erratum is not None and not tolerance.book_disagrees(check, actual):
                 _add(problems, check.where, f"case {case.id}: erratum on {check.output}, but the printed value is right")
+
+
+def _numeric(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_plots(entry: Entry, calc: Calculator, problems: Problems) -> None:
+    if not entry.plots:
+        return
+    try:
+        defaults = calc.run({})["outputs"]
+    except Exception:
+        return  # the defaults' failure is reported already
+    domains = {d.name: d for d in calc.domains}
+    for k, plot in enumerate(entry.plots):
+        at = f"plots[{k}]"
+        before = len(problems)
+        d = domains.get(plot.x)
+        if d is None or d.kind not in ("real", "integer"):
+            _add(problems, plot.where, f"{at}.x: {plot.x!r} is not a real or integer input")
+            continue
+        if not plot.start < plot.stop:
+            _add(problems, plot.where, f"{at}: from ({plot.start:g}) must be below to ({plot.stop:g})")
+        for end in (plot.start, plot.stop):
+            if end not in d.interval:
+                _add(problems, plot.where, f"{at}: {end:g} is outside {plot.x}'s domain {d.interval}")
+        if plot.log_x and plot.start <= 0:
+            _add(problems, plot.where, f"{at}.log_x: a logarithmic axis needs from > 0")
+        for name in plot.y:
+            if name not in defaults:
+                _add(problems, plot.where, f"{at}.y: unknown output {name!r}")
+            elif not _numeric(defaults[name]["value"]):
+                _add(problems, plot.where, f"{at}.y: {name!r} is not a single number, so it cannot be drawn")
+        if len(problems) == before:
+            points = calc.sweep({}, plot.spec())
+            drawn = [y for name in plot.y for y in points["y"].get(name, []) if y is not None]
+            if len(drawn) < 2:
+                _add(problems, plot.where, f"{at}: the formula gives fewer than two drawable points over [{plot.start:g}, {plot.stop:g}]")
+            elif plot.log_y and min(drawn) <= 0:
+                _add(problems, plot.where, f"{at}.log_y: the outputs reach {min(drawn):g}; a logarithmic axis needs them positive")
+
+
+def feed_inputs(feed, source: Calculator, run: dict) -> dict:
+    """The target entry's inputs a feed link carries, from the source's current inputs and outputs."""
+    raw = {}
+    for target, name in feed.inputs.items():
+        value = run["outputs"][name]["value"] if name in run["outputs"] else run["inputs"][name]
+        raw[target] = value
+    return raw
+
+
+def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) -> None:
+    for entry in entries:
+        source = calculators.get(entry.key)
+        for k, feed in enumerate(entry.feeds):
+            at = f"feeds[{k}]"
+            target = calculators.get(str(feed.entry))
+            if target is None:
+                _add(problems, feed.where, f"{at}.entry: no entry with id {feed.entry!r} (or its formula is broken)")
+                continue
+            if source is None:
+                continue
+            bad = False
+            for name, origin in feed.inputs.items():
+                if name not in target.defaults:
+                    _add(problems, feed.where, f"{at}.inputs: entry {feed.entry} has no input {name!r}; it has {', '.join(target.defaults)}")
+                    bad = True
+                if origin not in source.defaults and origin not in {o['name'] for o in source.outputs}:
+                    _add(problems, feed.where, f"{at}.inputs.{name}: {origin!r} is neither an input nor an output of this entry")
+                    bad = True
+            if bad:
+                continue
+            try:
+                fed = feed_inputs(feed, source, source.run({}))
+            except Exception:
+                continue  # the source's defaults fail: reported already
+            try:
+                target.run(fed)
+            except DomainError as exc:
+                _add(problems, feed.where, f"{at}: at the defaults, entry {feed.entry} rejects the fed value: {exc}")
 
 
 def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:

@@ -83,6 +83,31 @@ class Case:
 
 
 @dataclass(frozen=True)
+class Plot:
+    x: str
+    y: tuple[str, ...]
+    start: float
+    stop: float
+    log_x: bool = False
+    log_y: bool = False
+    points: int = 60
+    caption: str = ""
+    where: Where | None = field(default=None, compare=False)
+
+    def spec(self) -> dict:
+        return {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
+                "log_y": self.log_y, "points": self.points}
+
+
+@dataclass(frozen=True)
+class Feed:
+    entry: int | str
+    label: str
+    inputs: dict
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Entry:
     id: int | str
     slug: str
@@ -97,6 +122,8 @@ class Entry:
     cases: tuple[Case, ...]
     related: tuple
     notes: str = ""
+    plots: tuple[Plot, ...] = ()
+    feeds: tuple[Feed, ...] = ()
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
     key_lines: dict = field(default_factory=dict, compare=False)
@@ -138,6 +165,7 @@ class Entry:
             "formula": self.formula,
             "inputs": [i.spec() for i in self.inputs],
             "outputs": [o.spec() for o in self.outputs],
+            "plots": [p.spec() for p in self.plots],
         }
 
 

@@ -14,7 +14,7 @@ import jsonschema
 import yaml
 
 from .cache import Cache, key
-from .entry import Case, Check, Entry, Input, Output, Synthesis, Where
+from .entry import Case, Check, Entry, Feed, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
 
 SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")
@@ -195,6 +195,11 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         protocol=raw["protocol"], statement=raw["statement"], notes=raw.get("notes", ""),
         inputs=inputs, outputs=outputs, formula=raw["formula"], cases=cases,
         related=tuple(raw["related"]), where=Where(path, 1), block_lines=blocks,
+        plots=tuple(Plot(x=p["x"], y=tuple(p["y"]), start=p["from"], stop=p["to"], log_x=p.get("log_x", False),
+                         log_y=p.get("log_y", False), points=p.get("points", 60), caption=p.get("caption", ""),
+                         where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
+        feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
+                    for k, f in enumerate(raw.get("feeds", []))),
         key_lines={key: tree.line((key,)) for key in raw},
     )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlencode
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -17,6 +18,7 @@ from . import markdown
 from .assets import Assets
 from .entry import PART_TITLES, Entry
 from .runtime.citation import entry_citation, run_citation
+from .runtime import units
 from .runtime.numbers import write_input
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -112,8 +114,52 @@ class Renderer:
         return {"id": entry.key, "label": entry.label, "title": entry.title, "chapter": entry.chapter,
                 "url": self.site_url + entry.url, "version": self.assets.version, "date": self.date}
 
-    def entry(self, entry: Entry, defaults: dict, cases: dict, qr_svg: str = "") -> str:
-        """``defaults``: the run on default inputs; ``cases``: case id -> run on its inputs."""
+    def feeds(self, entry: Entry, run: dict) -> list[dict]:
+        """Each feed's target, and the link carrying this entry's current values there."""
+        links = []
+        for feed in entry.feeds:
+            target = self.by_key[str(feed.entry)]
+            query = urlencode({name: write_input(run["outputs"][origin]["value"] if origin in run["outputs"]
+                                                 else run["inputs"][origin])
+                               for name, origin in feed.inputs.items()})
+            links.append({"entry": target, "label": feed.label, "inputs": feed.inputs, "href": f"{target.url}?{query}"})
+        return links
+
+    @staticmethod
+    def unit_menus(entry: Entry) -> list[tuple[str, dict]]:
+        """(family, choices) for each display family among the entry's outputs, in a stable order."""
+        present = {units.family(o.unit) for o in entry.outputs if o.unit in units.UNITS}
+        return [(fam, units.CHOICES[fam]) for fam in units.CHOICES if fam in present]
+
+    @staticmethod
+    def elasticity_text(value) -> str:
+        return "—" if value is None else f"{value:.2f}".replace("-", "−")
+
+    @staticmethod
+    def sweep_summary(entry: Entry, plot, sweep: dict) -> str:
+        """The chart's text alternative: the range, the ends, and the current point."""
+        outputs = {o.name: o for o in entry.outputs}
+        x = next(i for i in entry.inputs if i.name == plot.x)
+        parts = []
+        for name in plot.y:
+            ys = [(xv, yv) for xv, yv in zip(sweep["x"], sweep["y"][name]) if yv is not None]
+            if not ys:
+                continue
+            o = outputs[name]
+            first, last = ys[0], ys[-1]
+            cur = sweep["current"]["y"][name]
+            parts.append(f"{o.label} goes from {units.write(first[1], o.format, o.unit, None)} at {x.name} = "
+                         f"{write_input(first[0])} to {units.write(last[1], o.format, o.unit, None)} at {x.name} = "
+                         f"{write_input(last[0])}"
+                         + (f"; at the current {x.name} = {write_input(sweep['current']['x'])} it is "
+                            f"{units.write(cur, o.format, o.unit, None)}" if cur is not None else "") + ".")
+        scale = " (logarithmic axis)" if plot.log_x else ""
+        return f"Chart of {', '.join(outputs[n].label for n in plot.y)} against {x.label}{scale}. " + " ".join(parts)
+
+    def entry(self, entry: Entry, defaults: dict, cases: dict, qr_svg: str = "", extras: dict | None = None) -> str:
+        """``defaults``: the run on default inputs; ``cases``: case id -> run on its inputs;
+        ``extras``: the default inputs' plot sweeps and elasticities."""
+        extras = extras or {"sweeps": [], "elasticities": {}}
         meta = self.meta(entry)
         given = [(i.name, write_input(i.default)) for i in entry.inputs]
         found = [(o.label, defaults["outputs"][o.name]["text"]) for o in entry.outputs]
@@ -125,12 +171,19 @@ class Renderer:
         i = bank.index(entry)
         related = [self.by_key[str(k)] for k in entry.related if str(k) in self.by_key]
         cited_by = [e for e in self.entries if entry.id in e.related and e.key not in {r.key for r in related}]
-        spec = {**entry.spec(), "meta": meta}
+        feeds = self.feeds(entry, defaults)
+        spec = {**entry.spec(), "meta": meta, "sweeps": extras["sweeps"],
+                "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
+                "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
+                "protocol": entry.protocol}
         summary = f"{entry.label} of the Derivation Bank (Chapter {entry.chapter}): {entry.title}. Compute it in your browser."
         return self._page(
             "entry.html", entry=entry, spec=spec, defaults=defaults, cases=cases, canonical=meta["url"],
             summary=summary, citation=citation, example_query=example, qr_svg=Markup(qr_svg),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
             previous=bank[i - 1] if i > 0 else None, next=bank[i + 1] if i + 1 < len(bank) else None,
-            related=related, cited_by=cited_by,
+            related=related, cited_by=cited_by, feeds=feeds, unit_menus=self.unit_menus(entry),
+            plots=list(zip(entry.plots, extras["sweeps"])), elasticities=extras["elasticities"],
+            scaled_outputs=[o for o in entry.outputs
+                            if any(row.get(o.name) is not None for row in extras["elasticities"].values())],
         )

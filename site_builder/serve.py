@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import gzip
 import io
 import http.server
 import threading
@@ -35,6 +36,14 @@ def host_rules(path: Path = NETLIFY) -> tuple[list[dict], list[dict]]:
 def _matches(pattern: str, path: str) -> bool:
     """Netlify's path patterns: exact, or '*' standing for any rest of the path."""
     return fnmatch.fnmatchcase(path, pattern)
+
+
+COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".py", ".wasm", ".webmanifest", ".txt", ".zip"}
+
+
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: str, mtime_ns: int) -> bytes:
+    return gzip.compress(Path(path).read_bytes(), 6, mtime=0)
 
 
 def headers_for(rules: list[dict], path: str) -> dict[str, str]:
@@ -71,10 +80,32 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 return True
         return False
 
+    def _send_gzip(self, target: Path):
+        """As the production host does: compressible files go gzip-encoded to clients that accept it."""
+        stat = target.stat()
+        if self.headers.get("If-Modified-Since") == self.date_time_string(stat.st_mtime):
+            self.send_response(304)
+            self.end_headers()
+            return None
+        body = _gzipped(str(target), stat.st_mtime_ns)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(target)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(stat.st_mtime))
+        self.end_headers()
+        return io.BytesIO(body)
+
     def send_head(self):
         if self._redirect():
             return None
         target = Path(self.translate_path(self.path))
+        if target.is_dir() and (target / "index.html").is_file() and self.path.split("?")[0].endswith("/"):
+            target = target / "index.html"
+        if (target.is_file() and target.suffix in COMPRESSIBLE
+                and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return self._send_gzip(target)
         not_found = Path(self.directory) / "404.html"
         if not target.exists() and not_found.exists():
             body = not_found.read_bytes()
@@ -86,14 +117,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        """A browser that closes a connection mid-download is no error of ours."""
+        import sys
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class SiteServer:
     """The built site on 127.0.0.1:port in a background thread; a context manager."""
 
     def __init__(self, folder: Path, port: int = 0):
         headers, redirects = host_rules()
         handler = type("SiteHandler", (Handler,), {"headers_rules": headers, "redirect_rules": redirects})
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

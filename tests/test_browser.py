@@ -66,3 +66,17 @@ def test_results_are_in_the_page_with_javascript_off(browser, server):
     assert page.text_content("#out-total") == "1.342 GB"
     assert page.locator(".katex").count() > 0
     context.close()
+
+
+def test_python_boots_from_the_startup_stdlib_and_falls_back_to_stock(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    open_entry(page, server, "/35/")
+    assert page.evaluate("document.documentElement.dataset.stdlib") == "startup"
+    broken = context.new_page()
+    broken.route("**/stdlib-startup-*.zip", lambda route: route.fulfill(status=404, body="gone"))
+    open_entry(broken, server, "/35/")
+    assert broken.evaluate("document.documentElement.dataset.stdlib").startswith("stock")
+    broken.fill("#in-s", "8192")
+    broken.wait_for_function("document.getElementById('out-total').textContent === '2.684 GB'")
+    context.close()

@@ -1,4 +1,8 @@
-"""Parity: real Pyodide (Node running the npm package) computes what CPython computes, on every case."""
+"""Parity: real Pyodide (Node running the npm package) computes what CPython computes, on every case.
+
+Pyodide boots from the start-up stdlib that pages boot from, so this also proves that
+those precompiled modules are enough for every formula and every allowed import.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.runtime.calculator import run_json
+from site_builder import stdlib
+from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json
 from site_builder.runtime import calculator as runtime_calculator
 from tests.conftest import load_bank
 
@@ -26,13 +31,16 @@ def _runs(entries):
 
 
 @pytest.fixture(scope="module")
-def pyodide_results():
+def pyodide_results(tmp_path_factory):
     if shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir():
         pytest.fail("parity needs Node.js and `npm ci` (the pyodide npm package)")
-    entries = ENTRIES
+    startup = tmp_path_factory.mktemp("stdlib") / "startup.zip"
+    startup.write_bytes(stdlib.startup_zip())
     payload = {
         "runtime": {p.name: p.read_text() for p in RUNTIME.glob("*.py")},
-        "entries": [{"spec": e.spec(), "runs": runs} for e, runs in _runs(entries)],
+        "stdlib": str(startup),
+        "allowed": sorted(ALLOWED_IMPORTS),
+        "entries": [{"spec": e.spec(), "runs": runs} for e, runs in _runs(ENTRIES)],
     }
     proc = subprocess.run(["node", str(ROOT / "tests" / "pyodide_runner.mjs")], input=json.dumps(payload),
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
@@ -48,6 +56,10 @@ def _same(a, b) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     return a == b
+
+
+def test_every_allowed_import_works_from_the_startup_stdlib(pyodide_results):
+    assert pyodide_results["imports"] == {name: "ok" for name in sorted(ALLOWED_IMPORTS)}
 
 
 def test_pyodide_is_a_different_python(pyodide_results):

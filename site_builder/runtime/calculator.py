@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 from .citation import run_citation
 from .domain import Domain, DomainError
 from .numbers import format_value, write_input
+from . import units as unit_table
 
 # Standard-library modules in Pyodide's core that a formula may import.
 ALLOWED_IMPORTS = frozenset({
@@ -93,6 +94,7 @@ class Calculator:
         self.domains = [Domain.from_spec(i) for i in spec["inputs"]]
         self.defaults = {i["name"]: i["default"] for i in spec["inputs"]}
         self.outputs = list(spec["outputs"])
+        self.plots = list(spec.get("plots", []))
         self.meta = spec.get("meta")
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
@@ -136,15 +138,81 @@ class Calculator:
             raise FormulaError(f"compute() returned {sorted(result)}; declared outputs are {names}")
         return {n: _plain(result[n]) for n in names}
 
-    def run(self, raw: dict) -> dict:
-        """Read, evaluate and write: ``{"inputs", "outputs": {name: {value, text}}}`` or DomainError."""
+    def run(self, raw: dict, units: dict | None = None) -> dict:
+        """Read, evaluate and write: ``{"inputs", "outputs": {name: {value, text}}}`` or DomainError.
+
+        ``units`` maps a display family ("bytes", "flop", "count", ...) to the reader's choice."""
         values = self.read(raw)
         outputs = self.evaluate(values)
         return {
             "inputs": values,
-            "outputs": {o["name"]: {"value": outputs[o["name"]], "text": self.write(o, outputs[o["name"]])}
+            "outputs": {o["name"]: {"value": outputs[o["name"]], "text": self.write(o, outputs[o["name"]], units)}
                         for o in self.outputs},
         }
+
+    def _try(self, values: dict):
+        try:
+            return self.evaluate(values)
+        except (DomainError, FormulaError, ArithmeticError, ValueError, TypeError):
+            return None
+
+    def sweep(self, raw: dict, plot: dict) -> dict:
+        """The plot's outputs along its input, the other inputs as given: points computed by the formula."""
+        values = self.read(raw)
+        domain = next(d for d in self.domains if d.name == plot["x"])
+        lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", 60))
+        if plot.get("log_x") and lo > 0:
+            xs = [lo * (hi / lo) ** (i / (n - 1)) for i in range(n)]
+        else:
+            xs = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+        if domain.kind == "integer":
+            xs = sorted({round(x) for x in xs})
+        points = {"x": [], "y": {name: [] for name in plot["y"]}}
+        for x in xs:
+            if x not in domain.interval:
+                continue
+            result = self._try({**values, plot["x"]: x})
+            points["x"].append(x)
+            for name in plot["y"]:
+                y = result[name] if result else None
+                ok = isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y)
+                points["y"][name].append(float(y) if ok else None)
+        current = values[plot["x"]]
+        points["current"] = {"x": current, "y": {name: self._scalar(self._try(values), name) for name in plot["y"]}}
+        return points
+
+    @staticmethod
+    def _scalar(result, name):
+        y = result.get(name) if result else None
+        return float(y) if isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y) else None
+
+    def elasticities(self, raw: dict) -> dict:
+        """d ln(output) / d ln(input) at the current point, by central differences: {input: {output: e}}."""
+        values = self.read(raw)
+        table = {}
+        for d in self.domains:
+            x = values[d.name]
+            if d.kind not in ("real", "integer") or not x:
+                continue
+            if d.kind == "integer":
+                step = max(1, round(abs(x) * 1e-6))
+                lo, hi = x - step, x + step
+            else:
+                lo, hi = x * (1 - 1e-6), x * (1 + 1e-6)
+            lo = lo if lo in d.interval and lo > 0 else x
+            hi = hi if hi in d.interval else x
+            if lo == hi or lo <= 0:
+                continue
+            below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
+            row = {}
+            for o in self.outputs:
+                a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
+                if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
+                    row[o["name"]] = None
+                else:
+                    row[o["name"]] = (math.log(abs(b)) - math.log(abs(a))) / (math.log(hi) - math.log(lo))
+            table[d.name] = row
+        return table
 
     def changed(self, raw: dict, values: dict) -> dict:
         """The raw inputs whose values differ from the defaults': what a shareable link must carry."""
@@ -161,8 +229,10 @@ class Calculator:
         return {"query": query, "url": url, **run_citation(self.meta, given, found, url, accessed)}
 
     @staticmethod
-    def write(output: dict, value) -> str:
-        return format_value(value, output.get("format", "sig:4"), output.get("unit", ""))
+    def write(output: dict, value, units: dict | None = None) -> str:
+        unit = output.get("unit", "")
+        choice = (units or {}).get(unit_table.family(unit)) if unit in unit_table.UNITS else None
+        return unit_table.write(value, output.get("format", "sig:4"), unit, choice)
 
 
 def _blame(exc: Exception, values: dict) -> str:
@@ -183,18 +253,35 @@ def load(spec_json: str) -> str:
     return json.dumps({"id": str(spec["id"])})
 
 
-def run_json(entry_id: str, raw_json: str, accessed: str = "") -> str:
+def sweep_json(entry_id: str, raw_json: str, index: int) -> str:
+    calc = _loaded[entry_id]
+    try:
+        return json.dumps({"ok": True, "value": calc.sweep(json.loads(raw_json), calc.plots[index])})
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+
+
+def elasticity_json(entry_id: str, raw_json: str) -> str:
+    calc = _loaded[entry_id]
+    try:
+        return json.dumps({"ok": True, "value": _json_safe(calc.elasticities(json.loads(raw_json)))})
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+
+
+def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "") -> str:
     """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
 
     With ``accessed`` (a date) and the page's meta, the value carries the shareable query
     and the computation's citation."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
+    units = json.loads(units_json) if units_json else None
     errors = calc.errors(raw)
     if errors:
         return json.dumps({"ok": False, "errors": errors})
     try:
-        result = calc.run(raw)
+        result = calc.run(raw, units)
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     if accessed and calc.meta:

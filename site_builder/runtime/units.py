@@ -1,0 +1,130 @@
+"""Units: every unit an entry may name, its dimension, and the ways a reader may display it.
+
+Standard library only: shipped to the browser.  Values are always computed in base units
+(bytes, FLOPs, seconds, counts); only the display changes.  Byte quantities may be shown in
+GB (10^9) or GiB (2^30), FLOPs plainly, scientifically or in PFLOP/s-days, large counts with
+k/M/B/T suffixes.  A unit missing from this table cannot ship (a test checks every entry).
+"""
+
+from __future__ import annotations
+
+from .numbers import format_number, format_value
+
+# dimension: exponents of the base quantities a mix-up could confuse.
+BYTES = {"bytes": 1}
+FLOPS = {"flop": 1}
+TIME = {"time": 1}
+NONE: dict = {}
+
+# unit -> (dimension, display family)
+UNITS: dict[str, tuple[dict, str]] = {
+    "": (NONE, "plain"),
+    "B": (BYTES, "bytes"),
+    "B/s": ({"bytes": 1, "time": -1}, "byte-rate"),
+    "B/param": (BYTES, "plain"),
+    "FLOP": (FLOPS, "flop"),
+    "FLOP/s": ({"flop": 1, "time": -1}, "flop-rate"),
+    "FLOP/B": ({"flop": 1, "bytes": -1}, "plain"),
+    "MAC": (NONE, "count"),
+    "s": (TIME, "plain"),
+    "tokens/s": ({"time": -1}, "plain"),
+    "parameters": (NONE, "count"),
+    "tokens": (NONE, "count"),
+    "samples": (NONE, "count"),
+    "examples": (NONE, "count"),
+    "sequences": (NONE, "count"),
+    "members": (NONE, "count"),
+    "chars": (NONE, "count"),
+    "steps": (NONE, "plain"),
+    "layers": (NONE, "plain"),
+    "blocks": (NONE, "plain"),
+    "stages": (NONE, "plain"),
+    "devices": (NONE, "plain"),
+    "heads": (NONE, "plain"),
+    "positions": (NONE, "plain"),
+    "micro-batches": (NONE, "plain"),
+    "stage-units": (NONE, "plain"),
+    "time units": (NONE, "plain"),
+    "units": (NONE, "plain"),
+    "px": (NONE, "plain"),
+    "bits": (NONE, "plain"),
+    "nats": (NONE, "plain"),
+    "bits/token": (NONE, "plain"),
+    "nats/token": (NONE, "plain"),
+    "bits/char": (NONE, "plain"),
+    "characters/token": (NONE, "plain"),
+    "tokens/parameter": (NONE, "plain"),
+    "d²": (NONE, "plain"),
+    "dB": (NONE, "plain"),
+    "×": (NONE, "plain"),
+}
+
+PFLOP_S_DAY = 1e15 * 86_400
+
+# family -> choice -> (label shown in the menu, how to write a value)
+CHOICES: dict[str, dict[str, str]] = {
+    "bytes": {"auto": "kB, MB, GB… (10³ steps)", "GB": "GB (10⁹ bytes)", "GiB": "GiB (2³⁰ bytes)", "bytes": "bytes"},
+    "byte-rate": {"auto": "kB/s, MB/s, GB/s…", "GB/s": "GB/s (10⁹ B/s)", "GiB/s": "GiB/s (2³⁰ B/s)"},
+    "flop": {"sci": "scientific", "plain": "plain", "pfsd": "PFLOP/s-days"},
+    "flop-rate": {"auto": "TFLOP/s, PFLOP/s…", "sci": "scientific"},
+    "count": {"suffix": "k, M, B, T", "plain": "plain", "sci": "scientific"},
+}
+SUFFIX_STEPS = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")]
+
+
+def family(unit: str) -> str:
+    return UNITS[unit][1]
+
+
+def dimension(unit: str) -> dict:
+    return UNITS[unit][0]
+
+
+def _digits(fmt: str) -> int:
+    head, _, n = fmt.partition(":")
+    return int(n) if n.isdigit() and head in ("sig", "si", "sci") else 4
+
+
+def write(value, fmt: str, unit: str, choice: str | None) -> str:
+    """``value`` (in base units) as the reader chose to see it; the entry's own format otherwise."""
+    fam = UNITS.get(unit, (NONE, "plain"))[1]
+    if not choice or choice not in CHOICES.get(fam, {}) or isinstance(value, (bool, str)):
+        return format_value(value, fmt, unit)
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(write(v, fmt, unit, choice) for v in value) + ")"
+    n = _digits(fmt)
+    x = float(value)
+    if fam == "bytes":
+        if choice == "GB":
+            return f"{format_number(x / 1e9, f'sig:{n}')} GB"
+        if choice == "GiB":
+            return f"{format_number(x / 2**30, f'sig:{n}')} GiB"
+        if choice == "bytes":
+            return f"{format_number(x, 'int')} B"
+        return format_value(x, f"si:{n}", "B")
+    if fam == "byte-rate":
+        if choice == "GB/s":
+            return f"{format_number(x / 1e9, f'sig:{n}')} GB/s"
+        if choice == "GiB/s":
+            return f"{format_number(x / 2**30, f'sig:{n}')} GiB/s"
+        return format_value(x, f"si:{n}", "B/s")
+    if fam == "flop":
+        if choice == "plain":
+            return f"{format_number(x, 'int')} FLOP"
+        if choice == "pfsd":
+            return f"{format_number(x / PFLOP_S_DAY, f'sig:{n}')} PFLOP/s-days"
+        return f"{format_number(x, f'sci:{n}')} FLOP"
+    if fam == "flop-rate":
+        if choice == "sci":
+            return f"{format_number(x, f'sci:{n}')} FLOP/s"
+        return format_value(x, f"si:{n}", "FLOP/s")
+    if fam == "count":
+        if choice == "plain":
+            return f"{format_number(x, 'int')} {unit}".strip()
+        if choice == "sci":
+            return f"{format_number(x, f'sci:{n}')} {unit}".strip()
+        for step, suffix in SUFFIX_STEPS:
+            if abs(x) >= step:
+                return f"{format_number(x / step, f'sig:{n}')}{suffix} {unit}".strip()
+        return format_value(x, fmt, unit)
+    return format_value(value, fmt, unit)

@@ -1,0 +1,55 @@
+"""Units: every unit an entry names is known, with its dimension, so a GB/GiB or FLOP/FLOP-per-second
+mix-up cannot ship; and display choices convert by exact factors."""
+
+from __future__ import annotations
+
+import pytest
+
+from site_builder.runtime import units
+from site_builder.runtime.calculator import Calculator
+from tests.conftest import load_bank
+
+ENTRIES, CALCULATORS = load_bank()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e.test_id for e in ENTRIES])
+def test_every_unit_is_registered_and_values_are_in_base_units(entry):
+    for item in (*entry.inputs, *entry.outputs):
+        assert item.unit in units.UNITS, f"{item.name}: unit {item.unit!r} is not in runtime/units.py"
+    for o in entry.outputs:
+        assert o.unit not in ("GB", "GiB", "MB", "TB", "kB", "PFLOP", "TFLOP"), "values are in base units"
+
+
+def test_bytes_and_flops_and_rates_are_distinct_dimensions():
+    assert units.dimension("B") != units.dimension("B/s")
+    assert units.dimension("FLOP") != units.dimension("FLOP/s")
+    assert units.dimension("B") != units.dimension("FLOP")
+
+
+@pytest.mark.parametrize("value", [2**31, 1_342_177_280, 7 * 10**9])
+def test_gigabytes_and_gibibytes_differ_by_the_exact_factor(value):
+    gb = float(units.write(value, "si:10", "B", "GB").split()[0].replace(",", ""))
+    gib = float(units.write(value, "si:10", "B", "GiB").split()[0].replace(",", ""))
+    assert gb / gib == pytest.approx(2**30 / 10**9, rel=1e-9)
+
+
+def test_flops_in_pflops_days():
+    assert units.write(8.64e19, "sig:3", "FLOP", "pfsd") == "1 PFLOP/s-days"
+    assert units.write(5.88e23, "sig:3", "FLOP", "sci") == "5.88 × 10²³ FLOP"
+
+
+def test_counts_with_suffixes():
+    assert units.write(70e9, "sig:3", "parameters", "suffix") == "70B parameters"
+    assert units.write(1.4e12, "sig:3", "tokens", "suffix") == "1.4T tokens"
+
+
+def test_a_unit_choice_reaches_every_output_of_its_family():
+    calc = CALCULATORS["35"]
+    assert calc.run({}, {"bytes": "GiB"})["outputs"]["total"]["text"] == "1.25 GiB"
+    assert calc.run({}, {"bytes": "GB"})["outputs"]["total"]["text"] == "1.342 GB"
+
+
+def test_elasticity_of_training_cost_in_parameters_is_one():
+    table = CALCULATORS["1"].elasticities({})
+    assert round(table["N"]["C_train"], 2) == 1.00
+    assert round(table["T"]["C_train"], 2) == 0.00
