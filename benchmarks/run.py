@@ -44,7 +44,7 @@ def fmt(s: dict, unit: str = "s", scale: float = 1.0, digits: int = 2) -> str:
 def _python_ready(page, url: str) -> float:
     """Seconds from navigation start to the page's python-ready mark."""
     page.goto(url)
-    page.wait_for_function("document.documentElement.dataset.python", timeout=READY_MS)
+    page.wait_for_function("() => document.documentElement.dataset.python", timeout=READY_MS)
     assert page.evaluate("document.documentElement.dataset.python") == "ready"
     return page.evaluate("performance.getEntriesByName('python-ready')[0].startTime") / 1000
 
@@ -94,7 +94,7 @@ def first_paint(browser, site: Path, runs: int) -> dict:
             context = browser.new_context(service_workers="block")
             page = context.new_page()
             page.goto(f"{server.url}/35/")
-            page.wait_for_function("performance.getEntriesByName('first-contentful-paint').length > 0")
+            page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0")
             fcp.append(page.evaluate("performance.getEntriesByName('first-contentful-paint')[0].startTime") / 1000)
             context.close()
             off = browser.new_context(java_script_enabled=False)

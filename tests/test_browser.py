@@ -30,7 +30,7 @@ def page(browser, server):
 
 def open_entry(page, server, path):
     page.goto(server.url + path)
-    page.wait_for_function("document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
+    page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
     assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
 
 
@@ -38,9 +38,9 @@ def test_entry_35_recomputes_in_pyodide(page, server):
     open_entry(page, server, "/35/")
     assert page.text_content("#out-total") == "1.342 GB"  # the build's result for the defaults
     page.fill("#in-s", "8192")
-    page.wait_for_function("document.getElementById('out-total').textContent === '2.684 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
     page.fill("#in-B", "1k")  # count suffixes are read by the same Python
-    page.wait_for_function("document.getElementById('out-total').textContent === '2.684 TB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 TB'")
     assert "ready" == page.get_attribute("#py-status", "data-state")
     assert page.problems == []
 
@@ -53,7 +53,7 @@ def test_bad_input_shows_a_message_and_marks_results_stale(page, server):
     assert "stale" in page.get_attribute("#outputs", "class")
     assert page.text_content("#out-total") == "1.342 GB"  # the last valid result stays, never NaN
     page.fill("#in-L", "40")
-    page.wait_for_function("document.getElementById('out-total').textContent === '671.1 MB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '671.1 MB'")
     assert page.is_hidden("#err-L")
     assert "stale" not in page.get_attribute("#outputs", "class")
     assert page.problems == []
@@ -78,5 +78,5 @@ def test_python_boots_from_the_startup_stdlib_and_falls_back_to_stock(browser, s
     open_entry(broken, server, "/35/")
     assert broken.evaluate("document.documentElement.dataset.stdlib").startswith("stock")
     broken.fill("#in-s", "8192")
-    broken.wait_for_function("document.getElementById('out-total').textContent === '2.684 GB'")
+    broken.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
     context.close()

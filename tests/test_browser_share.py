@@ -46,7 +46,7 @@ def output(page, name):
 def test_a_prefilled_link_computes_the_linked_values(page, server):
     open_entry(page, server, "/35/?L=40&s=16k")
     assert page.input_value("#in-L") == "40" and page.input_value("#in-s") == "16k"
-    page.wait_for_function("document.getElementById('out-total').textContent === '2.621 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.621 GB'")
     assert "stale" not in page.get_attribute("#outputs", "class")
     assert page.problems == []
 
@@ -58,14 +58,14 @@ def test_copy_link_round_trips(browser, server):
     open_entry(page, server, "/35/")
     page.fill("#in-B", "8")
     page.fill("#in-beta", "1")
-    page.wait_for_function("document.getElementById('out-total').textContent === '5.369 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '5.369 GB'")
     page.click("#copy-link")
-    page.wait_for_function("document.getElementById('copy-feedback').textContent === 'Link copied.'")
+    page.wait_for_function("() => document.getElementById('copy-feedback').textContent === 'Link copied.'")
     link = page.evaluate("navigator.clipboard.readText()")
     assert link == f"{server.url}/35/?B=8&beta=1"
     other = context.new_page()
     open_entry(other, server, link.removeprefix(server.url))
-    other.wait_for_function("document.getElementById('out-total').textContent === '5.369 GB'")
+    other.wait_for_function("() => document.getElementById('out-total').textContent === '5.369 GB'")
     context.close()
 
 
@@ -82,7 +82,7 @@ def test_hostile_parameters_are_inert_and_noticed(page, server, payload):
     assert page.locator("#notice *:not(p)").count() == 0
     assert page.locator("main img, main svg[onload], main script:not(#entry-spec)").count() == 0
     assert page.locator("[onerror], [onload], [onclick]").count() == 0
-    page.wait_for_function("document.getElementById('out-total').textContent === '1.342 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '1.342 GB'")
     assert page.problems == []
 
 
@@ -108,12 +108,12 @@ def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser,
         page.goto(f"http://127.0.0.1:{slides.server_address[1]}/")
         frame = page.frame_locator("#card")
         card = page.frames[1]
-        card.wait_for_function("document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
+        card.wait_for_function("() => document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
         assert card.evaluate("document.documentElement.classList.contains('embed')")
         assert not card.is_visible("header.site") and not card.is_visible("#cases")
-        card.wait_for_function("document.getElementById('out-total').textContent === '2.684 GB'")
+        card.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
         frame.locator("#in-B").fill("2")
-        card.wait_for_function("document.getElementById('out-total').textContent === '5.369 GB'")
+        card.wait_for_function("() => document.getElementById('out-total').textContent === '5.369 GB'")
         page.close()
     finally:
         slides.shutdown()
@@ -133,7 +133,7 @@ def test_search_finds_entries_by_symbol_title_and_chapter(page, server, query, e
 
 
 def _offline_ready(page):
-    page.wait_for_function("document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS)
+    page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS)
 
 
 def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browser, server):
@@ -145,7 +145,7 @@ def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browse
     fresh = context.new_page()
     open_entry(fresh, server, "/19/")
     fresh.fill("#in-M", "8")
-    fresh.wait_for_function("document.getElementById('out-bubble').textContent === '7/15'")
+    fresh.wait_for_function("() => document.getElementById('out-bubble').textContent === '7/15'")
     context.close()
 
 
@@ -170,5 +170,5 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
         page.wait_for_selector("#update-banner:not([hidden])", timeout=PYTHON_READY_MS)
         assert page.text_content("h1") == "KV cache size"
         page.click("#update-reload")
-        page.wait_for_function("document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS)
+        page.wait_for_function("() => document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS)
         context.close()

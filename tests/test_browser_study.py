@@ -34,7 +34,7 @@ def test_a_chart_redraws_after_an_input_change(page, server):
     page.wait_for_selector("#plot-0 canvas")
     before = page.locator("#plot-0 canvas").screenshot()
     page.fill("#in-P", "32")
-    page.wait_for_function("Number(document.documentElement.dataset.charts || 0) >= 1")
+    page.wait_for_function("() => Number(document.documentElement.dataset.charts || 0) >= 1")
     page.wait_for_timeout(200)
     assert page.locator("#plot-0 canvas").screenshot() != before
     assert page.text_content("#plot-0-alt").startswith("Chart of")
@@ -45,7 +45,7 @@ def test_the_elasticity_of_training_cost_in_parameters_reads_one(page, server):
     open_entry(page, server, "/1/")
     assert page.text_content("#el-N-C_train") == "1.00"
     page.fill("#in-N", "70B")
-    page.wait_for_function("Number(document.documentElement.dataset.charts || 0) >= 1")
+    page.wait_for_function("() => Number(document.documentElement.dataset.charts || 0) >= 1")
     assert page.text_content("#el-N-C_train") == "1.00"
     assert page.text_content("#el-D-C_serve") == "0.00"
 
@@ -86,11 +86,11 @@ def test_a_protocol_reproduction_recorded_today_counts_once(browser, server):
 def test_a_feeds_into_link_opens_the_other_entry_with_the_value_filled(page, server):
     open_entry(page, server, "/1/")
     page.fill("#in-N", "7B")
-    page.wait_for_function("document.querySelector('#feed-0').href.includes('N=7000000000')")
+    page.wait_for_function("() => document.querySelector('#feed-0').href.includes('N=7000000000')")
     href = page.get_attribute("#feed-0", "href")
     page.click("#feed-0")
     page.wait_for_url(re.compile(r"/50/\?"))
-    page.wait_for_function("document.documentElement.dataset.python === 'ready'")
+    page.wait_for_function("() => document.documentElement.dataset.python === 'ready'")
     assert page.input_value("#in-N") == "7000000000"
     assert "/50/" in href
 
@@ -98,11 +98,11 @@ def test_a_feeds_into_link_opens_the_other_entry_with_the_value_filled(page, ser
 def test_switching_gb_to_gib_changes_the_number_by_the_exact_factor(page, server):
     open_entry(page, server, "/35/?s=16384")  # 327,680 B a token x 16,384 tokens = 5 x 2^30 bytes
     page.select_option("#units-bytes", "GB")
-    page.wait_for_function("document.getElementById('out-total').textContent.endsWith(' GB')")
+    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith(' GB')")
     gb = float(page.text_content("#out-total").split()[0])
     page.select_option("#units-bytes", "GiB")
-    page.wait_for_function("document.getElementById('out-total').textContent.endsWith(' GiB')")
+    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith(' GiB')")
     gib = float(page.text_content("#out-total").split()[0])
     assert gib == 5.0 and gb == 5.369
     assert gb / gib == pytest.approx(2**30 / 10**9, abs=5e-4)
-    page.wait_for_function("location.search.includes('units=bytes%3AGiB') || location.search.includes('units=bytes:GiB')")
+    page.wait_for_function("() => location.search.includes('units=bytes%3AGiB') || location.search.includes('units=bytes:GiB')")
