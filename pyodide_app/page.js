@@ -13,6 +13,7 @@ const outputs = document.getElementById("outputs");
 const notice = document.getElementById("notice");
 const names = new Set(spec.inputs.map((i) => i.name));
 const PAGE_PARAMS = new Set(["embed", "units"]);
+const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 const unitMenus = [...document.querySelectorAll(".unit-menus select")];
 const charts = spec.plots.length
   ? import("./plots.js").then(({ Charts }) => {
@@ -81,7 +82,12 @@ function scheduleShare(delay = 300) {
 
 async function updateShare() {
   const accessed = new Date().toISOString().slice(0, 10);
-  const reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed });
+  let reply;
+  try {
+    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS);
+  } catch (err) {
+    return;
+  }
   if (!reply.ok) return;
   const share = reply.value.share;
   if (share) {
@@ -102,9 +108,9 @@ async function recompute() {
   const seq = ++sent;
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), units: units() });
+    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), units: units() }, WATCHDOG_MS);
   } catch (err) {
-    if (seq === sent) setStatus("failed", `Python failed: ${err.message}`);
+    if (seq === sent && ready) setStatus("failed", `Python failed: ${err.message}`);
     return;
   }
   if (seq < applied) return;
@@ -143,7 +149,7 @@ async function updateExtras(value) {
   });
   const raw = rawInputs();
   if (document.getElementById("scaling-table")) {
-    const reply = await runner.call("elasticity", { entry: spec.id, raw });
+    const reply = await runner.call("elasticity", { entry: spec.id, raw }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
     if (reply.ok) {
       for (const [input, row] of Object.entries(reply.value)) {
         for (const [output, e] of Object.entries(row)) {
@@ -156,7 +162,7 @@ async function updateExtras(value) {
   if (charts) {
     const sweeps = [];
     for (let i = 0; i < spec.plots.length; i++) {
-      const reply = await runner.call("sweep", { entry: spec.id, raw, index: i });
+      const reply = await runner.call("sweep", { entry: spec.id, raw, index: i }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
       if (!reply.ok) return;
       sweeps.push(reply.value);
     }
@@ -198,7 +204,14 @@ if (Object.keys(linked).length) {
 async function checkLinked() {
   // A linked value that Python rejects is ignored, with the reason, and its field keeps the default.
   if (!Object.keys(linked).length) return;
-  const reply = await runner.call("run", { entry: spec.id, raw: linked });
+  let reply;
+  try {
+    reply = await runner.call("run", { entry: spec.id, raw: linked }, WATCHDOG_MS);
+  } catch (err) {
+    // The watchdog restarted Python: these values never finish, so none of them is kept.
+    await runner.restarting;
+    reply = { ok: false, errors: Object.fromEntries(Object.keys(linked).map((n) => [n, "the formula did not finish for this value"])) };
+  }
   if (reply.ok) return;
   for (const [name, message] of Object.entries(reply.errors)) {
     if (!(name in linked)) continue;
@@ -208,18 +221,41 @@ async function checkLinked() {
   }
 }
 
+async function loadPython() {
+  const runtimeUrls = script.dataset.runtime.split(" ").map((u) => new URL(u, location.href).href);
+  const pyodideUrl = new URL(script.dataset.pyodide, location.href).href;
+  const stdlibUrl = new URL(script.dataset.stdlib, location.href).href;
+  const lockInfo = JSON.parse(script.dataset.lockInfo);
+  const booted = await runner.call("init", { pyodideUrl, stdlibUrl, lockInfo, runtimeUrls });
+  document.documentElement.dataset.stdlib = booted.stdlib;
+  await runner.call("load", { spec });
+}
+
+async function restartPython(error) {
+  // The watchdog stopped a formula that did not answer: say so, keep the last valid results.
+  ready = false;
+  clearTimeout(shareTimer);
+  clearTimeout(extrasTimer);
+  outputs.classList.add("stale");
+  setStatus("loading", `The formula did not finish (${error.message}), so Python was stopped; restarting it…`);
+  document.documentElement.dataset.watchdog = String(Number(document.documentElement.dataset.watchdog || 0) + 1);
+  try {
+    await loadPython();
+    ready = true;
+    setStatus("error", "The formula did not finish for these inputs and was stopped; Python restarted. "
+      + "The last valid results are shown, marked stale: change an input to compute again.");
+  } catch (err) {
+    setStatus("failed", `Python failed to restart: ${err.message}.`);
+  }
+}
+
 async function startPython() {
   setStatus("loading", "Loading Python…");
   const started = performance.now();
   try {
     runner = new Runner(new URL("./worker.js", import.meta.url));
-    const runtimeUrls = script.dataset.runtime.split(" ").map((u) => new URL(u, location.href).href);
-    const pyodideUrl = new URL(script.dataset.pyodide, location.href).href;
-    const stdlibUrl = new URL(script.dataset.stdlib, location.href).href;
-    const lockInfo = JSON.parse(script.dataset.lockInfo);
-    const booted = await runner.call("init", { pyodideUrl, stdlibUrl, lockInfo, runtimeUrls });
-    document.documentElement.dataset.stdlib = booted.stdlib;
-    await runner.call("load", { spec });
+    runner.onrestart = restartPython;
+    await loadPython();
     await checkLinked();
     ready = true;
     performance.mark("python-ready");

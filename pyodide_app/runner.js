@@ -1,9 +1,13 @@
-// The runner: one worker, a Promise per request, replies matched by id.
+// The runner: one worker, a Promise per request, replies matched by id.  A watchdog
+// terminates a worker that does not answer in time (a formula that never returns) and
+// starts a new one; onrestart lets the page load Python into it again.
 export class Runner {
   constructor(workerUrl) {
     this.workerUrl = workerUrl;
     this.pending = new Map();
     this.nextId = 1;
+    this.onrestart = null;
+    this.restarting = Promise.resolve();   // settles when the page has loaded Python into a new worker
     this.start();
   }
 
@@ -13,20 +17,35 @@ export class Runner {
       const waiting = this.pending.get(data.id);
       if (!waiting) return;
       this.pending.delete(data.id);
+      clearTimeout(waiting.timer);
       if (data.ok) waiting.resolve(data.value);
       else waiting.reject(new Error(data.error));
     };
-    this.worker.onerror = (event) => {
-      const error = new Error(event.message || "the Python worker failed");
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
+    this.worker.onerror = (event) => this.fail(new Error(event.message || "the Python worker failed"));
   }
 
-  call(type, payload = {}) {
+  fail(error) {
+    for (const waiting of this.pending.values()) {
+      clearTimeout(waiting.timer);
+      waiting.reject(error);
+    }
+    this.pending.clear();
+  }
+
+  restart(error) {
+    this.worker.terminate();
+    this.fail(error);
+    this.start();
+    this.restarting = this.onrestart ? this.onrestart(error) : Promise.resolve();
+  }
+
+  call(type, payload = {}, timeoutMs = 0) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const timer = timeoutMs
+        ? setTimeout(() => this.restart(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
+        : null;
+      this.pending.set(id, { resolve, reject, timer });
       this.worker.postMessage({ id, type, ...payload });
     });
   }

@@ -107,7 +107,13 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     for entry in entries:
         calc = calculators[entry.key]
         qr = qr_codes[site_url() + entry.url]
-        extras = {"sweeps": [calc.sweep({}, p.spec()) for p in entry.plots], "elasticities": calc.elasticities({})}
+        try:
+            with check.time_limit():
+                extras = {"sweeps": [calc.sweep({}, p.spec()) for p in entry.plots], "elasticities": calc.elasticities({})}
+        except check.FormulaTimeout as exc:
+            problems = Problems()
+            problems.add(entry.where.path, entry.at("plots").line, f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}")
+            raise BuildFailed(problems) from None
         page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr, extras)
         files[entry.url.strip("/") + "/index.html"] = page.encode()
         files[entry.url.strip("/") + "/qr.svg"] = qr.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()

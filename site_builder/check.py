@@ -7,7 +7,10 @@ only the allow-list, TeX typesets, and every case reproduces the book's printed 
 from __future__ import annotations
 
 import inspect
+import signal
+import threading
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import markdown, math, tolerance
@@ -17,6 +20,32 @@ from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
 
 LIST_ONLY = ("length", "integer_elements", "sum")
+FORMULA_SECONDS = 2.0
+
+
+class FormulaTimeout(BaseException):
+    """A formula that did not return in time: an endless loop, or a computation out of proportion.
+
+    A BaseException, so that no handler of a formula's own errors mistakes it for one."""
+
+
+@contextmanager
+def time_limit(seconds: float = FORMULA_SECONDS):
+    """Interrupt the formulas run inside after ``seconds`` (main thread only; elsewhere, no limit)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum, frame):
+        raise FormulaTimeout(f"did not return within {seconds:g} s (an endless loop?)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True) -> dict[str, Calculator]:
@@ -26,11 +55,17 @@ def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True)
     for entry in entries:
         if not _check_fields(entry, problems):
             continue  # the formula cannot run on inputs that are themselves wrong
-        calc = _calculator(entry, problems)
+        try:
+            with time_limit():
+                calc = _calculator(entry, problems)
+                if calc is not None:
+                    _check_cases(entry, calc, problems)
+                    _check_plots(entry, calc, problems)
+        except FormulaTimeout as exc:
+            problems.add(entry.where.path, entry.block_lines["formula"], f"entry {entry.key}: the formula {exc}")
+            continue
         if calc is not None:
             calculators[entry.key] = calc
-            _check_cases(entry, calc, problems)
-            _check_plots(entry, calc, problems)
     _check_feeds(entries, calculators, problems)
     if tex:
         check_tex(entries, problems)
