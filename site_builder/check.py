@@ -99,6 +99,9 @@ def _check_ids(entries: list[Entry], problems: Problems) -> None:
 def _check_fields(entry: Entry, problems: Problems) -> bool:
     """Record problems with names and domains; True when there were none."""
     before = len(problems)
+    for name in entry.may_be_infinite:
+        if name not in {o.name for o in entry.outputs}:
+            _add(problems, entry.at("may_be_infinite"), f"may_be_infinite: {name!r} is not an output of this entry")
     for kind, items in (("inputs", entry.inputs), ("outputs", entry.outputs)):
         for name, count in Counter(i.name for i in items).items():
             if count > 1:

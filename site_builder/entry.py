@@ -124,6 +124,7 @@ class Entry:
     notes: str = ""
     plots: tuple[Plot, ...] = ()
     feeds: tuple[Feed, ...] = ()
+    may_be_infinite: tuple[str, ...] = ()
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
     key_lines: dict = field(default_factory=dict, compare=False)

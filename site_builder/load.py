@@ -198,6 +198,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         plots=tuple(Plot(x=p["x"], y=tuple(p["y"]), start=p["from"], stop=p["to"], log_x=p.get("log_x", False),
                          log_y=p.get("log_y", False), points=p.get("points", 60), caption=p.get("caption", ""),
                          where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
+        may_be_infinite=tuple(raw.get("may_be_infinite", [])),
         feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
                     for k, f in enumerate(raw.get("feeds", []))),
         key_lines={key: tree.line((key,)) for key in raw},

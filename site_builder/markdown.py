@@ -29,8 +29,13 @@ def _parser() -> MarkdownIt:
 
 def _math_rule(display: bool):
     def rule(self, tokens, idx, options, env):
-        html = env["math"][(tokens[idx].content.strip(), display)]
-        return f'<div class="math-display">{html}</div>\n' if display else html
+        token = tokens[idx]
+        html = env["math"][(token.content.strip(), display)]
+        if not display:
+            return html
+        if token.type == "math_inline_double":  # $$...$$ inside a paragraph: a block-looking span
+            return f'<span class="math-display">{html}</span>'
+        return f'<div class="math-display">{html}</div>\n'
     return rule
 
 

@@ -67,10 +67,26 @@ def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
     return json.loads(proc.stdout)
 
 
+_SCRIPTED_OPERATOR = re.compile(r"<(msub|msup|msubsup|munder|mover|munderover)>(<mo\b[^>]*>[^<]*</mo>)")
+
+
+# KaTeX writes \lambda_{\max} as <msub> with three children: the script and an invisible
+# function application (U+2061) after it. A script element takes exactly two.
+_SCRIPT_WITH_APPLY = re.compile(r"(<mi\b[^>]*>[^<]*</mi>)(<mo>\u2061</mo>)(</msub>|</msup>|</msubsup>)")
+
+
+def valid_mathml(html: str) -> str:
+    """KaTeX's MathML made valid for strict validators, rendering unchanged: an operator as a script's
+    base, or a script followed by a function application, wrapped in <mrow>."""
+    html = _SCRIPT_WITH_APPLY.sub(r"<mrow>\1\2</mrow>\3", html)
+    return _SCRIPTED_OPERATOR.sub(r"<\1><mrow>\2</mrow>", html)
+
+
 def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Typeset], str]:
     """As ``typeset``, with inline styles turned into classes, and the stylesheet for them."""
     rules: dict[str, str] = {}
-    results = [Typeset(without_inline_styles(t.html, rules) if t.html else None, t.error) for t in typeset(fragments)]
+    results = [Typeset(valid_mathml(without_inline_styles(t.html, rules)) if t.html else None, t.error)
+               for t in typeset(fragments)]
     return results, stylesheet(rules)
 
 

@@ -21,6 +21,7 @@ from .numbers import NumberError, read_exact, read_list
 _INTERVAL = re.compile(r"\s*([\[(])\s*([^,\s]+)\s*,\s*([^,\s]+)\s*([\])])\s*")
 _INF = {"inf": math.inf, "+inf": math.inf, "∞": math.inf, "-inf": -math.inf, "−∞": -math.inf, "-∞": -math.inf}
 SUM_TOLERANCE = 1e-9
+LARGEST_WHOLE = 10**18  # far beyond any count in the book; beyond it, floats lose whole numbers anyway
 
 
 class DomainError(ValueError):
@@ -142,6 +143,8 @@ class Domain:
     def _scalar(self, value: Fraction, raw, integer: bool):
         if integer and value.denominator != 1:
             raise DomainError(self.name, f"{_quote(raw)} is not whole; expected {self.describe()}")
+        if integer and abs(value) > LARGEST_WHOLE:
+            raise DomainError(self.name, f"{_quote(raw)} is too large: whole numbers go up to 10¹⁸; expected {self.describe()}")
         try:
             number = int(value) if integer else float(value)
         except OverflowError:
