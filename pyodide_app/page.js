@@ -115,6 +115,7 @@ async function recompute() {
   }
   if (seq < applied) return;
   applied = seq;
+  document.documentElement.dataset.replies = String(seq);
   if (reply.ok) {
     showErrors({});
     showResult(reply.value);
