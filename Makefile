@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check test bench clean chromium
+.PHONY: setup build serve check test bench clean chromium java
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,14 +26,16 @@ serve: setup
 check: setup
 	$(PY) -m site_builder check
 
-# The browser tests drive Debian's chromium; install it when it is missing.
-chromium:
-	@command -v chromium >/dev/null || { \
+# The browser tests drive Debian's chromium and the HTML validator runs on Java;
+# install them when they are missing.
+chromium java:
+	@command -v $(if $(filter java,$@),java,chromium) >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      $(if $(filter java,$@),default-jre-headless,chromium); \
+	  else echo "The tests need $@: sudo apt-get install $(if $(filter java,$@),default-jre-headless,chromium)" >&2; exit 1; fi; }
 
-test: setup chromium
+test: setup chromium java
 	$(PY) -m pytest
 
 # Speed and size, measured side by side; writes BENCHMARKS.md.

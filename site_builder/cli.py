@@ -85,7 +85,7 @@ def _check(args) -> int:
 
 def _compute(args) -> int:
     from .load import load_file, entry_files
-    from .runtime.calculator import Calculator
+    from .runtime.calculator import Calculator, json_safe
     from .runtime.domain import DomainError
 
     problems = Problems()
@@ -114,7 +114,7 @@ def _compute(args) -> int:
     if args.json:
         out = {"entry": entry.id, "inputs": result["inputs"],
                "outputs": {k: v["value"] for k, v in result["outputs"].items()}}
-        print(json.dumps(out))
+        print(json.dumps(json_safe(out), allow_nan=False))  # JSON has no infinity: it reads as null
         return 0
     print(f"{entry.label} · {entry.title}")
     width = max(len(o.label) for o in entry.outputs)

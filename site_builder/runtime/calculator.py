@@ -264,7 +264,7 @@ def sweep_json(entry_id: str, raw_json: str, index: int) -> str:
 def elasticity_json(entry_id: str, raw_json: str) -> str:
     calc = _loaded[entry_id]
     try:
-        return json.dumps({"ok": True, "value": _json_safe(calc.elasticities(json.loads(raw_json)))})
+        return json.dumps({"ok": True, "value": json_safe(calc.elasticities(json.loads(raw_json)))})
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
 
@@ -286,15 +286,15 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     if accessed and calc.meta:
         result["share"] = calc.citation(raw, result, accessed)
-    return json.dumps({"ok": True, "value": _json_safe(result)})
+    return json.dumps({"ok": True, "value": json_safe(result)})
 
 
-def _json_safe(value):
+def json_safe(value):
     """JSON has no infinity or NaN: those values travel as null (their text says what they are)."""
     if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
+        return {k: json_safe(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_json_safe(v) for v in value]
+        return [json_safe(v) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
