@@ -25,12 +25,6 @@ export class SearchBox {
     this.engine.addAll(documents);
   }
 
-  open() {
-    this.dialog.showModal();
-    this.input.select();
-    this.update();
-  }
-
   async update() {
     await this.ready;
     const query = this.input.value.trim();

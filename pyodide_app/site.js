@@ -19,15 +19,18 @@ themeButton.addEventListener("click", () => {
 });
 labelTheme();
 
-// ---- search: loaded on first use
+// ---- search: the dialog opens at once (so no keystroke is lost); the engine loads on first use
 const dialog = document.getElementById("search-dialog");
+const searchInput = document.getElementById("search-input");
 let search = null;
 async function openSearch() {
+  if (!dialog.open) dialog.showModal();
+  searchInput.focus();
   if (!search) {
-    const { SearchBox } = await import("./search.js");
-    search = new SearchBox(dialog, script.dataset.searchIndex, script.dataset.minisearch);
+    search = import("./search.js").then(({ SearchBox }) =>
+      new SearchBox(dialog, script.dataset.searchIndex, script.dataset.minisearch));
   }
-  search.open();
+  (await search).update();
 }
 document.getElementById("search-open").addEventListener("click", openSearch);
 document.addEventListener("keydown", (event) => {
