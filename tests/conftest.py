@@ -52,3 +52,24 @@ def browser():
         b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """The built site on 127.0.0.1, with netlify.toml's headers and redirects."""
+    from site_builder.serve import SiteServer
+    with SiteServer(site) as running:
+        yield running
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page; ``page.problems`` collects page errors, console errors and requests leaving 127.0.0.1."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.problems = []
+    page.on("console", lambda m: page.problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
+    page.on("request", lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left 127.0.0.1: {r.url}"))
+    yield page
+    context.close()

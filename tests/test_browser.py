@@ -4,28 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder.serve import SiteServer
 
 pytestmark = pytest.mark.browser
 PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context()
-    page = context.new_page()
-    page.problems = []
-    page.on("console", lambda m: page.problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
-    page.on("request", lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left 127.0.0.1: {r.url}"))
-    yield page
-    context.close()
 
 
 def open_entry(page, server, path):

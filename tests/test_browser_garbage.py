@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder.serve import SiteServer
 from tests.test_browser import open_entry
 
 pytestmark = pytest.mark.browser
@@ -13,11 +12,6 @@ GARBAGE = ["abc", "1e400", "-0", "", ", ".join(["1"] * 10_000), "<img src=x oner
 # One entry of every input kind: integers and reals, probability lists, long lists, choices.
 ENTRIES = ["/35/", "/39/", "/41/", "/12/", "/46/", "/toolkit/softmax/", "/25/"]
 
-
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
 
 
 @pytest.mark.parametrize("path", ENTRIES)

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder.serve import SiteServer
 from tests.test_browser import open_entry
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
 
 
 def test_pages_are_served_with_the_production_headers(server):

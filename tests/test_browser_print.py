@@ -6,16 +6,10 @@ import re
 
 import pytest
 
-from site_builder.serve import SiteServer
 
 pytestmark = pytest.mark.browser
 HEAVIEST = ["/35/", "/41/", "/45/", "/46/", "/toolkit/softmax/"]  # the most inputs and outputs
 
-
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
 
 
 @pytest.mark.parametrize("path", HEAVIEST)

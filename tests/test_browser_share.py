@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import http.server
 import threading
 
@@ -21,22 +20,6 @@ PAYLOADS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context()
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
-    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)
-    page.on("request", lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left: {r.url}"))
-    yield page
-    context.close()
 
 
 def output(page, name):

@@ -6,27 +6,11 @@ import re
 
 import pytest
 
-from site_builder.serve import SiteServer
 from tests.test_browser import open_entry
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
-
-
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context()
-    page = context.new_page()
-    page.problems = []
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)
-    yield page
-    context.close()
 
 
 def test_a_chart_redraws_after_an_input_change(page, server):

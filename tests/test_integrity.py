@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.serve import SiteServer
 from tests.conftest import load_bank
 from tests.test_browser import open_entry
 
@@ -27,11 +26,6 @@ def test_every_page_passes_the_nu_html_validator(site):
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
-
-@pytest.fixture(scope="module")
-def server(site):
-    with SiteServer(site) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

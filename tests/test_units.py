@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from site_builder.runtime import units
-from site_builder.runtime.calculator import Calculator
 from tests.conftest import load_bank
 
 ENTRIES, CALCULATORS = load_bank()

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 from .citation import run_citation
 from .domain import Domain, DomainError
-from .numbers import format_value, write_input
+from .numbers import write_input
 from . import units as unit_table
 
 # Standard-library modules in Pyodide's core that a formula may import.
