@@ -32,8 +32,9 @@ def test_gigabytes_and_gibibytes_differ_by_the_exact_factor(value):
     assert gb / gib == pytest.approx(2**30 / 10**9, rel=1e-9)
 
 
-def test_flops_in_pflops_days():
+def test_flops_in_pflops_days_scientific_or_in_full():
     assert units.write(8.64e19, "sig:3", "FLOP", "pfsd") == "1 PFLOP/s-days"
+    assert units.write(5.88e23, "sig:3", "FLOP", "plain") == "588,000,000,000,000,000,000,000 FLOP"
     assert units.write(5.88e23, "sig:3", "FLOP", "sci") == "5.88 × 10²³ FLOP"
 
 

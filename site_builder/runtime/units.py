@@ -8,6 +8,9 @@ k/M/B/T suffixes.  A unit missing from this table cannot ship (a test checks eve
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
+
 from .numbers import format_number, format_value
 
 # dimension: exponents of the base quantities a mix-up could confuse.
@@ -70,6 +73,9 @@ CHOICES: dict[str, dict[str, str]] = {
     "count": {"suffix": "k, M, B, T", "plain": "plain", "sci": "scientific"},
 }
 SUFFIX_STEPS = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")]
+# choice -> (exact factor from the base unit, the unit written after the number)
+SCALED = {"GB": (1e9, "GB"), "GiB": (2**30, "GiB"), "GB/s": (1e9, "GB/s"), "GiB/s": (2**30, "GiB/s"),
+          "pfsd": (PFLOP_S_DAY, "PFLOP/s-days")}
 
 
 def family(unit: str) -> str:
@@ -85,6 +91,13 @@ def _digits(fmt: str) -> int:
     return int(n) if n.isdigit() and head in ("sig", "si", "sci") else 4
 
 
+def plain_integer(x: float) -> str:
+    """A whole number in full, from the value's shortest decimal: 5.88e23 -> 588,000,000,000,000,000,000,000."""
+    if not math.isfinite(x):
+        return format_number(x, "int")
+    return f"{int(Decimal(repr(round(x, 0) if abs(x) < 1e15 else x))):,}"
+
+
 def write(value, fmt: str, unit: str, choice: str | None) -> str:
     """``value`` (in base units) as the reader chose to see it; the entry's own format otherwise."""
     fam = UNITS.get(unit, (NONE, "plain"))[1]
@@ -94,37 +107,17 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
         return "(" + ", ".join(write(v, fmt, unit, choice) for v in value) + ")"
     n = _digits(fmt)
     x = float(value)
-    if fam == "bytes":
-        if choice == "GB":
-            return f"{format_number(x / 1e9, f'sig:{n}')} GB"
-        if choice == "GiB":
-            return f"{format_number(x / 2**30, f'sig:{n}')} GiB"
-        if choice == "bytes":
-            return f"{format_number(x, 'int')} B"
-        return format_value(x, f"si:{n}", "B")
-    if fam == "byte-rate":
-        if choice == "GB/s":
-            return f"{format_number(x / 1e9, f'sig:{n}')} GB/s"
-        if choice == "GiB/s":
-            return f"{format_number(x / 2**30, f'sig:{n}')} GiB/s"
-        return format_value(x, f"si:{n}", "B/s")
-    if fam == "flop":
-        if choice == "plain":
-            return f"{format_number(x, 'int')} FLOP"
-        if choice == "pfsd":
-            return f"{format_number(x / PFLOP_S_DAY, f'sig:{n}')} PFLOP/s-days"
-        return f"{format_number(x, f'sci:{n}')} FLOP"
-    if fam == "flop-rate":
-        if choice == "sci":
-            return f"{format_number(x, f'sci:{n}')} FLOP/s"
-        return format_value(x, f"si:{n}", "FLOP/s")
-    if fam == "count":
-        if choice == "plain":
-            return f"{format_number(x, 'int')} {unit}".strip()
-        if choice == "sci":
-            return f"{format_number(x, f'sci:{n}')} {unit}".strip()
+    if choice in SCALED:
+        factor, label = SCALED[choice]
+        return f"{format_number(x / factor, f'sig:{n}')} {label}"
+    if fam in ("bytes", "byte-rate", "flop-rate") and choice == "auto":
+        return format_value(x, f"si:{n}", unit)
+    if choice == "plain" or choice == "bytes":
+        return f"{plain_integer(x)} {unit}".strip()
+    if choice == "sci":
+        return f"{format_number(x, f'sci:{n}')} {unit}".strip()
+    if fam == "count":  # suffix
         for step, suffix in SUFFIX_STEPS:
             if abs(x) >= step:
                 return f"{format_number(x / step, f'sig:{n}')}{suffix} {unit}".strip()
-        return format_value(x, fmt, unit)
     return format_value(value, fmt, unit)
