@@ -15,13 +15,15 @@ const names = new Set(spec.inputs.map((i) => i.name));
 const PAGE_PARAMS = new Set(["embed", "units"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 const unitMenus = [...document.querySelectorAll(".unit-menus select")];
-const charts = spec.plots.length
-  ? import("./plots.js").then(({ Charts }) => {
+let charts = null;   // drawn from the build's points once the worker is on its way
+function startCharts() {
+  if (charts || !spec.plots.length) return;
+  charts = import("./plots.js").then(({ Charts }) => {
     const c = new Charts(script.dataset.uplot, spec);
     c.draw(spec.sweeps);
     return c;
-  })
-  : null;
+  });
+}
 
 let runner = null;
 let ready = false;
@@ -256,6 +258,7 @@ async function startPython() {
   try {
     runner = new Runner(new URL("./worker.js", import.meta.url));
     runner.onrestart = restartPython;
+    setTimeout(startCharts, 0);
     await loadPython();
     await checkLinked();
     ready = true;
@@ -264,6 +267,7 @@ async function startPython() {
     document.documentElement.dataset.python = "ready";
     await recompute();
   } catch (err) {
+    startCharts();
     setStatus("failed", `Python failed to load: ${err.message}. The results shown are for the defaults.`);
     document.documentElement.dataset.python = "failed";
   }

@@ -83,10 +83,25 @@ def valid_mathml(html: str) -> str:
 
 
 def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Typeset], str]:
-    """As ``typeset``, with inline styles turned into classes, and the stylesheet for them."""
+    """As ``typeset``, with inline styles turned into classes, and the stylesheet for them.
+
+    The rewriting is a pure function of KaTeX's output, so it is cached beside it."""
     rules: dict[str, str] = {}
-    results = [Typeset(valid_mathml(without_inline_styles(t.html, rules)) if t.html else None, t.error)
-               for t in typeset(fragments)]
+    cache = Cache("katex-pages")
+    results = []
+    for t in typeset(fragments):
+        if not t.html:
+            results.append(t)
+            continue
+        k = key(t.html)
+        done = cache.get(k)
+        if done is None:
+            own: dict[str, str] = {}
+            done = [valid_mathml(without_inline_styles(t.html, own)), own]
+            cache.put(k, done)
+        rules.update(done[1])
+        results.append(Typeset(done[0], None))
+    cache.save()
     return results, stylesheet(rules)
 
 

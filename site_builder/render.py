@@ -11,7 +11,7 @@ import re
 from urllib.parse import urlencode
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from . import markdown
@@ -24,9 +24,20 @@ from .runtime.numbers import write_input
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
+def _bytecode_cache() -> FileSystemBytecodeCache | None:
+    """Compiled templates, kept with the other derived artefacts (Jinja checks each against its source)."""
+    from .cache import FOLDER
+    try:
+        (FOLDER / "jinja").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # a read-only checkout compiles templates each time
+    return FileSystemBytecodeCache(str(FOLDER / "jinja"))
+
+
 def environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
+        bytecode_cache=_bytecode_cache(),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
         trim_blocks=True,

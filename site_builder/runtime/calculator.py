@@ -98,6 +98,7 @@ class Calculator:
         self.meta = spec.get("meta")
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
+        self._default_sweeps: dict = {}
 
     def read(self, raw: dict) -> dict:
         """Inputs for the formula from raw ones (defaults fill the gaps); DomainError on the first bad one."""
@@ -158,6 +159,14 @@ class Calculator:
 
     def sweep(self, raw: dict, plot: dict) -> dict:
         """The plot's outputs along its input, the other inputs as given: points computed by the formula."""
+        if not raw:  # the defaults' sweep is asked for by the check and by the page: compute it once
+            key = json.dumps(plot, sort_keys=True)
+            if key not in self._default_sweeps:
+                self._default_sweeps[key] = self._sweep(raw, plot)
+            return self._default_sweeps[key]
+        return self._sweep(raw, plot)
+
+    def _sweep(self, raw: dict, plot: dict) -> dict:
         values = self.read(raw)
         domain = next(d for d in self.domains if d.name == plot["x"])
         lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", 60))
