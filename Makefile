@@ -5,9 +5,14 @@ PY := $(VENV)/bin/python
 
 .PHONY: setup build serve check test bench clean chromium java
 
+# The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
@@ -35,12 +40,12 @@ chromium java:
 	      $(if $(filter java,$@),default-jre-headless,chromium); \
 	  else echo "The tests need $@: sudo apt-get install $(if $(filter java,$@),default-jre-headless,chromium)" >&2; exit 1; fi; }
 
-test: setup chromium java
+test: setup $(VENV)/.installed-test chromium java
 	$(PY) -m pytest
 
 # Speed and size, measured side by side; writes BENCHMARKS.md.
-bench: setup chromium
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+bench: setup $(VENV)/.installed-test chromium
+	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) -m benchmarks.run
 
 clean:
