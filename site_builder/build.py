@@ -21,7 +21,6 @@ from .assets import assets, digest, package_version, static, vendored
 from .cache import Cache, key
 from .entry import Entry
 from .errors import BuildFailed, Problems
-from .load import load_all, load_synthesis
 from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
@@ -30,17 +29,13 @@ from .urls import aliases, site_url
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collect(entries_dir: Path):
+def collect(entries_dir: Path) -> check.Checked:
     """Load, check and typeset, or BuildFailed with every problem found."""
     problems = Problems()
-    entries = load_all(entries_dir, problems)
-    prompts, intro = load_synthesis(entries_dir, problems)
-    calculators = check.check_entries(entries, problems, tex=False)
-    check.check_synthesis(prompts, entries, problems)
-    typeset, css = check.check_tex(entries, problems, prompts) if entries else ({}, "")
+    checked = check.check_bank(entries_dir, problems)
     if problems:
         raise BuildFailed(problems)
-    return entries, calculators, (typeset, css), (prompts, intro)
+    return checked
 
 
 def source_date() -> str:
@@ -88,7 +83,9 @@ def _qr_svgs(urls: list[str]) -> dict[str, str]:
 
 def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     """The whole site as ``{path: bytes}`` (vendored files as paths to link), and counts for the summary."""
-    entries, calculators, (typeset, math_css), (prompts, intro) = collect(entries_dir)
+    checked = collect(entries_dir)
+    entries, calculators, typeset, math_css = checked.entries, checked.calculators, checked.typeset, checked.css
+    prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
     files["static/math.css"] = math_css.encode()
     startup = stdlib.startup_zip()

@@ -11,11 +11,13 @@ import signal
 import threading
 from collections import Counter
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import markdown, math, tolerance
 from .entry import Entry
 from .errors import Problems, shown
+from .load import load_all, load_synthesis
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
 
@@ -48,7 +50,29 @@ def time_limit(seconds: float = FORMULA_SECONDS):
         signal.signal(signal.SIGALRM, previous)
 
 
-def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True) -> dict[str, Calculator]:
+@dataclass(frozen=True)
+class Checked:
+    """The bank after checking: what the build renders, and what the check command counts."""
+
+    entries: list
+    calculators: dict
+    typeset: dict
+    css: str
+    prompts: tuple
+    intro: str
+
+
+def check_bank(entries_dir: Path, problems: Problems) -> Checked:
+    """Load every entry and the synthesis prompts, check them and typeset their TeX, recording problems."""
+    entries = load_all(entries_dir, problems)
+    prompts, intro = load_synthesis(entries_dir, problems)
+    calculators = check_entries(entries, problems)
+    check_synthesis(prompts, entries, problems)
+    typeset, css = check_tex(entries, problems, prompts) if entries else ({}, "")
+    return Checked(entries, calculators, typeset, css, prompts, intro)
+
+
+def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calculator]:
     """Record every problem; return the calculators of entries whose formula compiled."""
     _check_ids(entries, problems)
     calculators = {}
@@ -67,8 +91,6 @@ def check_entries(entries: list[Entry], problems: Problems, *, tex: bool = True)
         if calc is not None:
             calculators[entry.key] = calc
     _check_feeds(entries, calculators, problems)
-    if tex:
-        check_tex(entries, problems)
     return calculators
 
 

@@ -58,16 +58,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(args) -> int:
-    from .check import check_entries, check_synthesis, check_tex
-    from .load import load_all, load_synthesis
+    from .check import check_bank
 
     problems = Problems()
-    entries = load_all(args.entries, problems)
-    prompts, _ = load_synthesis(args.entries, problems)
-    calculators = check_entries(entries, problems, tex=False)
-    check_synthesis(prompts, entries, problems)
-    if entries:
-        check_tex(entries, problems, prompts)
+    checked = check_bank(args.entries, problems)
+    entries = checked.entries
     if args.only:
         wanted = {p.resolve() for p in args.only}
         kept = Problems()
@@ -79,7 +74,7 @@ def _check(args) -> int:
     checks = sum(len(c.checks) for e in entries for c in e.cases)
     print(f"0 errors: {len(entries)} entries ({sum(e.in_bank for e in entries)} bank, "
           f"{sum(not e.in_bank for e in entries)} toolkit), {cases} cases, {checks} checks reproduced, "
-          f"{len(calculators)} formulas")
+          f"{len(checked.calculators)} formulas")
     return 0
 
 

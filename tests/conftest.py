@@ -24,7 +24,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 def load_bank():
     problems = Problems()
     entries = load_all(ENTRIES, problems)
-    calculators = check_entries(entries, problems, tex=False)
+    calculators = check_entries(entries, problems)
     assert not problems, problems.report()
     return entries, calculators
 
