@@ -2,7 +2,7 @@
 // shows results, per-field messages, stale marks and the Python status; keeps the address bar
 // a shareable link to the computation.  The page is complete without this script: results for
 // the defaults are in the HTML.
-import { Runner } from "./runner.js";
+import { boot, booted, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
 
 const script = document.getElementById("page-script");
@@ -25,7 +25,6 @@ function startCharts() {
   });
 }
 
-let runner = null;
 let ready = false;
 let sent = 0;      // sequence number of the newest request
 let applied = 0;   // sequence number of the newest reply shown; older replies are dropped
@@ -224,13 +223,9 @@ async function checkLinked() {
   }
 }
 
-async function loadPython() {
-  const runtimeUrls = script.dataset.runtime.split(" ").map((u) => new URL(u, location.href).href);
-  const pyodideUrl = new URL(script.dataset.pyodide, location.href).href;
-  const stdlibUrl = new URL(script.dataset.stdlib, location.href).href;
-  const lockInfo = JSON.parse(script.dataset.lockInfo);
-  const booted = await runner.call("init", { pyodideUrl, stdlibUrl, lockInfo, runtimeUrls });
-  document.documentElement.dataset.stdlib = booted.stdlib;
+async function loadPython(restarted = false) {
+  const python = await (restarted ? boot(runner) : booted);
+  document.documentElement.dataset.stdlib = python.stdlib;
   await runner.call("load", { spec });
 }
 
@@ -243,7 +238,7 @@ async function restartPython(error) {
   setStatus("loading", `The formula did not finish (${error.message}), so Python was stopped; restarting it…`);
   document.documentElement.dataset.watchdog = String(Number(document.documentElement.dataset.watchdog || 0) + 1);
   try {
-    await loadPython();
+    await loadPython(true);
     ready = true;
     setStatus("error", "The formula did not finish for these inputs and was stopped; Python restarted. "
       + "The last valid results are shown, marked stale: change an input to compute again.");
@@ -254,16 +249,15 @@ async function restartPython(error) {
 
 async function startPython() {
   setStatus("loading", "Loading Python…");
-  const started = performance.now();
   try {
-    runner = new Runner(new URL("./worker.js", import.meta.url));
+    if (!runner) await booted;   // the worker could not be created: say why
     runner.onrestart = restartPython;
-    setTimeout(startCharts, 0);
+    requestAnimationFrame(() => setTimeout(startCharts, 0));   // main-thread drawing waits for first paint
     await loadPython();
     await checkLinked();
     ready = true;
     performance.mark("python-ready");
-    setStatus("ready", `Python ready in ${((performance.now() - started) / 1000).toFixed(1)} s. Change any input.`);
+    setStatus("ready", `Python ready in ${(performance.now() / 1000).toFixed(1)} s. Change any input.`);
     document.documentElement.dataset.python = "ready";
     await recompute();
   } catch (err) {
@@ -292,5 +286,6 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   }
 });
 
-// Python loads right after first paint, never before it: the frame after the first one.
-requestAnimationFrame(() => setTimeout(startPython, 0));
+// Python starts loading at once: the worker downloads and compiles on its own thread while the
+// page paints (the results for the defaults are already in the HTML).
+startPython();

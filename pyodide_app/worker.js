@@ -1,38 +1,69 @@
-// The worker: loads Pyodide once, installs the shared Python runtime, and answers
+// The worker: loads Pyodide once, with the site's Python runtime, and answers
 // {id, type, ...} messages with {id, ok, value | error}.  Inputs arrive explicitly in
 // each message; nothing is read from worker globals.
+//
+// Three ways to boot, fastest first; each falls back to the next if anything goes wrong:
+//   snapshot  restore Pyodide's memory saved at build time (runtime already imported);
+//             only when the page says bytes are cheap: it is 4 MB more to download;
+//   startup   boot from the start-up stdlib: .pyc of what boot, runtime and formulas import;
+//   stock     Pyodide's own stdlib, with the runtime's sources.
 let py = null;
 let runtime = null;
 
-async function boot(loadPyodide, pyodideUrl, stdlibUrl, lockInfo, sources) {
+async function sources(urls) {
+  return Promise.all(urls.map(async (url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return [new URL(url, self.location.href).pathname.split("/").pop(), await response.text()];
+  }));
+}
+
+// After restoring the snapshot: the stdlib zip that came with it must be the one it was made
+// with (imports still to come read it at the offsets the snapshot remembers); and random,
+// saved with a fixed seed, is reseeded from this system's entropy.
+const SNAPSHOT_CHECK = `
+import random, zipimport
+path = "/lib/python314.zip"
+if zipimport._read_directory(path) != zipimport._zip_directory_cache.get(path):
+    raise ImportError("the start-up stdlib is not the one the snapshot was made with")
+random.seed()
+del random, zipimport, path
+`;
+
+async function boot(loadPyodide, how, snapshot, { pyodideUrl, stdlibUrl, lockInfo, runtimeUrls }) {
   // Formulas use the standard library only: no package index to fetch and parse.
   const options = { indexURL: pyodideUrl, packages: [], lockFileContents: { info: lockInfo, packages: {} } };
-  if (stdlibUrl) options.stdLibURL = stdlibUrl;
+  if (how !== "stock") options.stdLibURL = stdlibUrl;
+  if (how === "snapshot") options._loadSnapshot = snapshot;
   const python = await loadPyodide(options);
-  python.FS.mkdirTree("/home/pyodide/site_runtime");
-  for (const [name, text] of sources) python.FS.writeFile(`/home/pyodide/site_runtime/${name}`, text);
-  python.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
+  if (how === "snapshot") python.runPython(SNAPSHOT_CHECK);
+  if (how === "stock") {
+    python.FS.mkdirTree("/home/pyodide/site_runtime");
+    for (const [name, text] of await sources(runtimeUrls)) python.FS.writeFile(`/home/pyodide/site_runtime/${name}`, text);
+    python.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
+  }
   return [python, python.pyimport("site_runtime.calculator")];
 }
 
-async function init({ pyodideUrl, stdlibUrl, lockInfo, runtimeUrls }) {
-  const [{ loadPyodide }, sources] = await Promise.all([
-    import(`${pyodideUrl}pyodide.mjs`),
-    Promise.all(runtimeUrls.map(async (url) => {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-      return [new URL(url, self.location.href).pathname.split("/").pop(), await response.text()];
-    })),
-  ]);
-  let stdlib = "startup";
-  try {
-    // The precompiled start-up stdlib; anything wrong with it and Python boots the stock way.
-    [py, runtime] = await boot(loadPyodide, pyodideUrl, stdlibUrl, lockInfo, sources);
-  } catch (err) {
-    stdlib = `stock (start-up stdlib failed: ${String(err && err.message || err).slice(0, 200)})`;
-    [py, runtime] = await boot(loadPyodide, pyodideUrl, null, lockInfo, sources);
+async function init(config) {
+  // The snapshot downloads while Pyodide's JavaScript loads.
+  const snapshot = config.snapshot
+    ? import("./snapshot.js").then(({ fetchSnapshot }) => fetchSnapshot(config.snapshotUrl))
+    : null;
+  if (snapshot) snapshot.catch(() => {});   // a failure is reported when the snapshot boot awaits it
+  const { loadPyodide } = await import(`${config.pyodideUrl}pyodide.mjs`);
+  const ways = snapshot ? ["snapshot", "startup", "stock"] : ["startup", "stock"];
+  const failed = [];
+  for (const how of ways) {
+    try {
+      [py, runtime] = await boot(loadPyodide, how, snapshot, config);
+      const note = failed.length ? ` (${failed.join("; ")})` : "";
+      return { python: py.runPython("import sys; sys.version.split()[0]"), stdlib: how + note };
+    } catch (err) {
+      failed.push(`${how} failed: ${String(err && err.message || err).slice(0, 200)}`);
+      if (how === ways[ways.length - 1]) throw new Error(failed.join("; "));
+    }
   }
-  return { python: py.runPython("import sys; sys.version.split()[0]"), stdlib };
 }
 
 const handlers = {

@@ -39,11 +39,13 @@ class Assets:
     early_js: str
     site_js: str
     page_js: str
+    python_js: str   # unversioned: page.js imports it by this URL, and both must get one instance
     alias_js: str
     katex_css: str
     math_css: str
     pyodide: str
     stdlib: str
+    snapshot: str
     pyodide_lock_info: str
     minisearch: str
     uplot_js: str
@@ -105,10 +107,11 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
     minisearch = next(p for p in files if p.startswith("vendor/minisearch/"))
     return Assets(
         style=url("static/style.css"), early_js=url("static/early.js"), site_js=url("static/site.js"),
-        page_js=url("static/page.js"), alias_js=url("static/alias.js"),
+        page_js=url("static/page.js"), python_js="/static/python.js", alias_js=url("static/alias.js"),
         katex_css="/" + katex_css, math_css=url("static/math.css"),
         pyodide=f"/pyodide/{package_version('pyodide')}/", minisearch="/" + minisearch,
         stdlib="/" + next(p for p in files if "/stdlib-startup-" in p),
+        snapshot="/" + next(p for p in files if p.startswith("snapshot/")),
         pyodide_lock_info=json.dumps(json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"],
                                      sort_keys=True, separators=(",", ":")),
         uplot_js="/" + next(p for p in files if p.endswith("uPlot.esm.js")),

@@ -88,8 +88,11 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
     files["static/math.css"] = math_css.encode()
-    startup = stdlib.startup_zip()
-    files[f"pyodide/{package_version('pyodide')}/stdlib-startup-{digest(startup)}.zip"] = startup
+    startup, snapshot, inputs = stdlib.startup_files()
+    pyodide_version = package_version("pyodide")
+    files[f"pyodide/{pyodide_version}/stdlib-startup-{digest(startup)}.zip"] = startup
+    # Made from that zip and only valid with it; named by the hash of what made both.
+    files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
     files["search-index.json"] = search.index_json(entries)
     sources = sorted(Path(entries_dir).glob("*.yaml"))
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))

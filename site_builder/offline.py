@@ -19,7 +19,8 @@ NOT_PRECACHED = ("_redirects",)
 def manifest(files: dict[str, bytes | Path]) -> list[dict]:
     entries = []
     for path in sorted(files):
-        if path.endswith("qr.svg") or path in NOT_PRECACHED:
+        # The memory snapshot (4 MB) is fetched only where bytes are cheap; offline, pages boot from the zip.
+        if path.endswith("qr.svg") or path.startswith("snapshot/") or path in NOT_PRECACHED:
             continue
         content = files[path]
         data = content.read_bytes() if isinstance(content, Path) else content

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from .urls import NETLIFY
 
 ROOT = Path(__file__).resolve().parent.parent
-TYPES = {".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript", ".py": "text/x-python",
+TYPES = {".wasm": "application/wasm", ".snapshot": "application/octet-stream", ".mjs": "text/javascript", ".js": "text/javascript", ".py": "text/x-python",
          ".zip": "application/zip", ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}
 

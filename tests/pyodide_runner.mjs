@@ -1,27 +1,41 @@
-// Runs the site's Python runtime in real Pyodide (the npm package, under Node).
-// stdin: {"runtime": {"file.py": "source"}, "stdlib": path or null, "allowed": [module],
+// Runs the site's Python runtime in real Pyodide (the npm package, under Node), booted the two
+// ways pages boot: from the start-up stdlib (the runtime precompiled inside it) and from the
+// memory snapshot made from it (read back by the pages' own pyodide_app/snapshot.js).
+// stdin: {"stdlib": path, "snapshot": path, "allowed": [module],
 //         "entries": [{"spec": {...}, "runs": [{"key", "raw"}]}]}
-// stdout: {"python": "3.x", "imports": {module: "ok" | error}, "results": {"key": <run_json reply>}}
+// stdout: {"<way>": {"python": "3.x", "imports": {module: "ok" | error}, "results": {"key": <run_json reply>}}}
+import fs from "node:fs";
+import zlib from "node:zlib";
 import { loadPyodide } from "pyodide";
+import { expandSnapshot } from "../pyodide_app/snapshot.js";
 
 let input = "";
 process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) input += chunk;
-const { runtime, stdlib, allowed, entries } = JSON.parse(input);
+const { stdlib, snapshot, allowed, entries } = JSON.parse(input);
 
-const py = await loadPyodide(stdlib ? { stdLibURL: stdlib } : {});
-py.FS.mkdirTree("/home/pyodide/site_runtime");
-for (const [name, source] of Object.entries(runtime)) py.FS.writeFile(`/home/pyodide/site_runtime/${name}`, source);
-py.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
-const calculator = py.pyimport("site_runtime.calculator");
+async function run(options) {
+  const py = await loadPyodide({ packages: [], stdLibURL: stdlib, ...options });
+  if (options._loadSnapshot) {   // as the worker does
+    py.runPython(`import random, zipimport
+assert zipimport._read_directory("/lib/python314.zip") == zipimport._zip_directory_cache["/lib/python314.zip"]
+random.seed()`);
+  }
+  const calculator = py.pyimport("site_runtime.calculator");
+  const imports = {};
+  for (const name of allowed) {
+    try { py.pyimport(name); imports[name] = "ok"; } catch (err) { imports[name] = String(err.message).slice(-300); }
+  }
+  const results = {};
+  for (const { spec, runs } of entries) {
+    calculator.load(JSON.stringify(spec));
+    for (const { key, raw } of runs) results[key] = JSON.parse(calculator.run_json(spec.id, JSON.stringify(raw)));
+  }
+  return { python: py.runPython("import sys; sys.version.split()[0]"), imports, results };
+}
 
-const imports = {};
-for (const name of allowed) {
-  try { py.pyimport(name); imports[name] = "ok"; } catch (err) { imports[name] = String(err.message).slice(-300); }
-}
-const results = {};
-for (const { spec, runs } of entries) {
-  calculator.load(JSON.stringify(spec));
-  for (const { key, raw } of runs) results[key] = JSON.parse(calculator.run_json(spec.id, JSON.stringify(raw)));
-}
-process.stdout.write(JSON.stringify({ python: py.runPython("import sys; sys.version.split()[0]"), imports, results }));
+const out = {
+  startup: await run({}),
+  snapshot: await run({ _loadSnapshot: expandSnapshot(new Uint8Array(zlib.gunzipSync(fs.readFileSync(snapshot)))) }),
+};
+process.stdout.write(JSON.stringify(out));

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 
 
@@ -51,15 +54,52 @@ def test_results_are_in_the_page_with_javascript_off(browser, server):
     context.close()
 
 
-def test_python_boots_from_the_startup_stdlib_and_falls_back_to_stock(browser, server):
+def _boots(browser, site, tmp_path, missing=()):
+    """Which way Python booted on a copy of the site without the ``missing`` files (and that it computes)."""
+    from site_builder.serve import SiteServer
+    copy = tmp_path / f"site-{len(list(tmp_path.iterdir()))}"
+    shutil.copytree(site, copy, copy_function=os.link)
+    for pattern in missing:
+        for path in copy.glob(pattern):
+            path.unlink()
     context = browser.new_context()
     page = context.new_page()
+    with SiteServer(copy) as running:
+        open_entry(page, running, "/35/")
+        page.fill("#in-s", "8192")
+        page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
+        way = page.evaluate("document.documentElement.dataset.stdlib")
+    context.close()
+    return way
+
+
+def test_python_boots_from_the_snapshot_and_falls_back_to_the_startup_then_the_stock_stdlib(browser, site, tmp_path):
+    assert _boots(browser, site, tmp_path) == "snapshot"  # 127.0.0.1 is as near as a server gets
+    way = _boots(browser, site, tmp_path, ["snapshot/*/*.snapshot"])
+    assert way.startswith("startup (snapshot failed: ") and "HTTP 404" in way, way
+    # The snapshot is only valid with its zip: without the zip both fail.
+    way = _boots(browser, site, tmp_path, ["pyodide/*/stdlib-startup-*.zip"])
+    assert way.startswith("stock (snapshot failed: ") and "startup failed: " in way, way
+
+
+def test_a_far_server_boots_from_the_startup_stdlib(browser, site):
+    """The snapshot is 4 MB more to download: a page that arrived from afar does without it."""
+    from benchmarks.server import BenchServer, Link
+    far = BenchServer(site, Link(latency_s=0.05))   # 50 ms before every response
+    try:
+        context = browser.new_context()
+        page = context.new_page()
+        open_entry(page, far, "/35/")
+        assert page.evaluate("document.documentElement.dataset.stdlib") == "startup"
+        context.close()
+    finally:
+        far.close()
+
+
+def test_readers_who_save_data_boot_from_the_startup_stdlib(browser, server):
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script("Object.defineProperty(navigator, 'connection', {value: {saveData: true}})")
     open_entry(page, server, "/35/")
     assert page.evaluate("document.documentElement.dataset.stdlib") == "startup"
-    broken = context.new_page()
-    broken.route("**/stdlib-startup-*.zip", lambda route: route.fulfill(status=404, body="gone"))
-    open_entry(broken, server, "/35/")
-    assert broken.evaluate("document.documentElement.dataset.stdlib").startswith("stock")
-    broken.fill("#in-s", "8192")
-    broken.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
     context.close()

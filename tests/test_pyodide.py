@@ -1,7 +1,9 @@
 """Parity: real Pyodide (Node running the npm package) computes what CPython computes, on every case.
 
-Pyodide boots from the start-up stdlib that pages boot from, so this also proves that
-those precompiled modules are enough for every formula and every allowed import.
+Pyodide boots both ways pages boot: from the start-up stdlib (with the runtime precompiled
+inside it) and from the memory snapshot made from it.  So this also proves that those
+precompiled modules are enough for every formula and every allowed import, and that the
+restored snapshot computes what a fresh Python computes.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from site_builder.runtime import calculator as runtime_calculator
 from tests.conftest import load_bank
 
 ROOT = Path(__file__).resolve().parent.parent
-RUNTIME = ROOT / "site_builder" / "runtime"
 
 
 def _runs(entries):
@@ -35,10 +36,11 @@ def pyodide_results(tmp_path_factory):
     if shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir():
         pytest.fail("parity needs Node.js and `npm ci` (the pyodide npm package)")
     startup = tmp_path_factory.mktemp("stdlib") / "startup.zip"
-    startup.write_bytes(stdlib.startup_zip())
+    zip_bytes, snapshot, _ = stdlib.startup_files()
+    startup.write_bytes(zip_bytes)
     payload = {
-        "runtime": {p.name: p.read_text() for p in RUNTIME.glob("*.py")},
         "stdlib": str(startup),
+        "snapshot": str(snapshot),
         "allowed": sorted(ALLOWED_IMPORTS),
         "entries": [{"spec": e.spec(), "runs": runs} for e, runs in _runs(ENTRIES)],
     }
@@ -58,14 +60,32 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def test_every_allowed_import_works_from_the_startup_stdlib(pyodide_results):
-    assert pyodide_results["imports"] == {name: "ok" for name in sorted(ALLOWED_IMPORTS)}
+WAYS = ("startup", "snapshot")
 
 
-def test_pyodide_is_a_different_python(pyodide_results):
+def test_the_pages_read_back_the_snapshot_the_build_stores():
+    """stdlib.sparse drops empty pages; pyodide_app/snapshot.js puts them back, byte for byte."""
+    memory = bytes(4096) + b"\x01" * 4096 + bytes(4096) + b"tail, a part of a page"
+    script = ('import { expandSnapshot } from "./pyodide_app/snapshot.js";'
+              'let input = []; for await (const c of process.stdin) input.push(c);'
+              'process.stdout.write(Buffer.from(expandSnapshot(new Uint8Array(Buffer.concat(input)))));')
+    stored = stdlib.sparse(memory)
+    assert len(stored) < len(memory)
+    proc = subprocess.run(["node", "--input-type=module", "-e", script], input=stored, capture_output=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout == memory
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_every_allowed_import_works(pyodide_results, way):
+    assert pyodide_results[way]["imports"] == {name: "ok" for name in sorted(ALLOWED_IMPORTS)}
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_pyodide_is_a_different_python(pyodide_results, way):
     import sys
-    assert pyodide_results["python"].startswith("3.")
-    assert pyodide_results["python"] != sys.version.split()[0], "parity must compare two interpreters"
+    assert pyodide_results[way]["python"].startswith("3.")
+    assert pyodide_results[way]["python"] != sys.version.split()[0], "parity must compare two interpreters"
 
 
 ENTRIES, _ = load_bank()
@@ -76,9 +96,10 @@ RUNS = [(entry, run) for entry, runs in _runs(ENTRIES) for run in runs]
 def test_cpython_and_pyodide_agree(entry, run, pyodide_results):
     runtime_calculator.load(json.dumps(entry.spec()))
     cpython = json.loads(run_json(entry.key, json.dumps(run["raw"])))
-    pyodide = pyodide_results["results"][run["key"]]
-    assert cpython["ok"] and pyodide["ok"], (cpython, pyodide)
-    for name, out in cpython["value"]["outputs"].items():
-        theirs = pyodide["value"]["outputs"][name]
-        assert out["text"] == theirs["text"], name
-        assert _same(out["value"], theirs["value"]), (name, out, theirs)
+    for way in WAYS:
+        pyodide = pyodide_results[way]["results"][run["key"]]
+        assert cpython["ok"] and pyodide["ok"], (way, cpython, pyodide)
+        for name, out in cpython["value"]["outputs"].items():
+            theirs = pyodide["value"]["outputs"][name]
+            assert out["text"] == theirs["text"], (way, name)
+            assert _same(out["value"], theirs["value"]), (way, name, out, theirs)

@@ -1,0 +1,59 @@
+// Python for an entry page, started as early as the page allows.  This module runs from the
+// page's head (an async module script), so the worker downloads and compiles Pyodide on its
+// own thread while the page is still parsing and painting; page.js imports the runner from
+// here (the same module instance: the head loads it by the same URL).
+import { Runner } from "./runner.js";
+
+const config = document.getElementById("python-script").dataset;
+
+function absolute(url) {
+  return new URL(url, location.href).href;
+}
+
+// The memory snapshot skips most of Python's start-up but is 4 MB more to download (and to
+// unzip): worth it only where bytes are cheap.  Judged by how the page itself arrived: from a
+// server this near (a local or LAN server, such as `make serve`, or a very near edge on a
+// fast line), on a connection the browser rates fast, and never when the reader asks to save
+// data.  Elsewhere pages boot from the start-up stdlib.
+const NEAR_MS = 25;   // the page's request to its first byte
+export function bytesAreCheap() {
+  const connection = navigator.connection;
+  if (connection && (connection.saveData || (connection.effectiveType && connection.effectiveType !== "4g"))) return false;
+  const page = performance.getEntriesByType("navigation")[0];
+  return Boolean(page && page.responseStart) && page.responseStart - page.requestStart <= NEAR_MS;
+}
+
+// Sends the boot message; page.js calls it again for a worker the watchdog restarted.
+export function boot(runner) {
+  const snapshot = bytesAreCheap();
+  return runner.call("init", {
+    pyodideUrl: absolute(config.pyodide),
+    stdlibUrl: absolute(config.stdlib),
+    snapshotUrl: absolute(config.snapshot),
+    snapshot,
+    lockInfo: JSON.parse(config.lockInfo),
+    runtimeUrls: config.runtime.split(" ").map(absolute),
+  });
+}
+
+// Pyodide's files never change at their versioned URLs, so the browser caches them.  On a far
+// server, where every round trip counts, fetching them from here while the worker is still
+// starting gets the downloads going a few round trips earlier; the worker's own requests are
+// then answered from the browser's cache.  (On a near one it only adds work.)
+function warm(url) {
+  fetch(url).then((response) => response.body && response.body.pipeTo(new WritableStream())).catch(() => {});
+}
+
+export let runner = null;
+export let booted;   // settles with {python, stdlib} once Python is loaded in the first worker
+try {
+  runner = new Runner(new URL("./worker.js", import.meta.url));
+  booted = boot(runner);
+  if (!bytesAreCheap()) {
+    for (const name of ["pyodide.asm.wasm", "pyodide.asm.mjs"]) warm(absolute(config.pyodide + name));
+    warm(absolute(config.stdlib));
+  }
+} catch (err) {
+  booted = Promise.reject(err);
+}
+booted.catch(() => {});   // page.js reports the failure; this only keeps it from going unhandled
