@@ -42,6 +42,7 @@ class Assets:
     python_js: str   # unversioned: page.js imports it by this URL, and both must get one instance
     alias_js: str
     katex_css: str
+    katex_fonts: tuple[str, ...]   # what every entry's math uses, preloaded
     math_css: str
     pyodide: str
     stdlib: str
@@ -109,6 +110,8 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         style=url("static/style.css"), early_js=url("static/early.js"), site_js=url("static/site.js"),
         page_js=url("static/page.js"), python_js="/static/python.js", alias_js=url("static/alias.js"),
         katex_css="/" + katex_css, math_css=url("static/math.css"),
+        katex_fonts=tuple("/" + katex_css.replace("katex.min.css", f"fonts/KaTeX_{name}.woff2")
+                          for name in ("Main-Regular", "Math-Italic")),
         pyodide=f"/pyodide/{package_version('pyodide')}/", minisearch="/" + minisearch,
         stdlib="/" + next(p for p in files if "/stdlib-startup-" in p),
         snapshot="/" + next(p for p in files if p.startswith("snapshot/")),
