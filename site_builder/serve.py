@@ -38,7 +38,8 @@ def _matches(pattern: str, path: str) -> bool:
     return fnmatch.fnmatchcase(path, pattern)
 
 
-COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".py", ".wasm", ".webmanifest", ".txt", ".zip"}
+# As hosts do: text and WebAssembly, not archives (the start-up stdlib zip is deflated inside).
+COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".py", ".wasm", ".webmanifest", ".txt"}
 
 
 @functools.lru_cache(maxsize=512)

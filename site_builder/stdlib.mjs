@@ -69,10 +69,11 @@ def pyc(source, filename):
 
 out = io.BytesIO()
 stock = zipfile.ZipFile(STDLIB.rstrip('/'))
-# Stored, not deflated: HTTP compression does better on the whole file, and zipimport reads faster.
-with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
+# Deflated: hosts do not compress archives in transit (2.9 MB stored, 1.2 MB deflated).
+with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
     def add(name, data):
-        z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+        z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data,
+                   compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     for name in sorted(wanted):
         origin = importlib.util.find_spec(name).origin or ''
         if origin.startswith(STDLIB) and origin.endswith('.py'):
