@@ -61,6 +61,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     headers_rules: list = []
     redirect_rules: list = []
+    protocol_version = "HTTP/1.1"   # connections kept open between requests, as hosts do
 
     def log_message(self, format, *args):  # quiet: tests and serve print their own lines
         pass
@@ -77,6 +78,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 self.send_response(rule.get("status", 301))
                 query = urlsplit(self.path).query
                 self.send_header("Location", rule["to"] + (f"?{query}" if query else ""))
+                self.send_header("Content-Length", "0")
                 self.end_headers()
                 return True
         return False
