@@ -22,20 +22,19 @@ function quickestAnswerMs() {
     .filter((t) => t.transferSize > 0 && t.requestStart > 0 && t.responseStart >= t.requestStart);   // not from a cache
   return Math.min(...fetched.map((t) => t.responseStart - t.requestStart));   // Infinity if none
 }
-export function bytesAreCheap() {
+function bytesAreCheap() {
   const connection = navigator.connection;
   if (connection && (connection.saveData || (connection.effectiveType && connection.effectiveType !== "4g"))) return false;
   return quickestAnswerMs() <= NEAR_MS;
 }
 
 // Sends the boot message; page.js calls it again for a worker the watchdog restarted.
-export function boot(runner) {
-  const snapshot = bytesAreCheap();
+export function boot(runner, cheap = bytesAreCheap()) {
   return runner.call("init", {
     pyodideUrl: absolute(config.pyodide),
     stdlibUrl: absolute(config.stdlib),
     snapshotUrl: absolute(config.snapshot),
-    snapshot,
+    snapshot: cheap,
     lockInfo: JSON.parse(config.lockInfo),
     runtimeUrls: config.runtime.split(" ").map(absolute),
   });
@@ -53,8 +52,9 @@ export let runner = null;
 export let booted;   // settles with {python, stdlib} once Python is loaded in the first worker
 try {
   runner = new Runner(new URL("./worker.js", import.meta.url));
-  booted = boot(runner);
-  if (!bytesAreCheap()) {
+  const cheap = bytesAreCheap();
+  booted = boot(runner, cheap);
+  if (!cheap) {
     for (const name of ["pyodide.asm.wasm", "pyodide.asm.mjs"]) warm(absolute(config.pyodide + name));
     warm(absolute(config.stdlib));
   }

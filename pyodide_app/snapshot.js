@@ -2,6 +2,18 @@
 // inside, the memory without its empty pages.  The host sends it with Content-Encoding: gzip,
 // so the browser unzips it as it downloads; if a host sent it as stored, it is unzipped here.
 
+// Python to run after restoring: the stdlib zip that came with the snapshot must be the one
+// it was made with (imports still to come read it at the offsets the snapshot remembers); and
+// random, saved with a fixed seed, is reseeded from this system's entropy.
+export const AFTER_RESTORE = `
+import random, zipimport
+path = "/lib/python314.zip"
+if zipimport._read_directory(path) != zipimport._zip_directory_cache.get(path):
+    raise ImportError("the start-up stdlib is not the one the snapshot was made with")
+random.seed()
+del random, zipimport, path
+`;
+
 export async function fetchSnapshot(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

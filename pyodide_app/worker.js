@@ -18,25 +18,13 @@ async function sources(urls) {
   }));
 }
 
-// After restoring the snapshot: the stdlib zip that came with it must be the one it was made
-// with (imports still to come read it at the offsets the snapshot remembers); and random,
-// saved with a fixed seed, is reseeded from this system's entropy.
-const SNAPSHOT_CHECK = `
-import random, zipimport
-path = "/lib/python314.zip"
-if zipimport._read_directory(path) != zipimport._zip_directory_cache.get(path):
-    raise ImportError("the start-up stdlib is not the one the snapshot was made with")
-random.seed()
-del random, zipimport, path
-`;
-
 async function boot(loadPyodide, how, snapshot, { pyodideUrl, stdlibUrl, lockInfo, runtimeUrls }) {
   // Formulas use the standard library only: no package index to fetch and parse.
   const options = { indexURL: pyodideUrl, packages: [], lockFileContents: { info: lockInfo, packages: {} } };
   if (how !== "stock") options.stdLibURL = stdlibUrl;
   if (how === "snapshot") options._loadSnapshot = snapshot;
   const python = await loadPyodide(options);
-  if (how === "snapshot") python.runPython(SNAPSHOT_CHECK);
+  if (how === "snapshot") python.runPython((await import("./snapshot.js")).AFTER_RESTORE);
   if (how === "stock") {
     python.FS.mkdirTree("/home/pyodide/site_runtime");
     for (const [name, text] of await sources(runtimeUrls)) python.FS.writeFile(`/home/pyodide/site_runtime/${name}`, text);

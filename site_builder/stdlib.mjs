@@ -49,10 +49,10 @@ from importlib._bootstrap_external import _code_to_hash_pyc
 from modulefinder import ModuleFinder
 
 STDLIB = '/lib/python314.zip/'
-def stdlib_modules(names):
-    return {n for n in names if (getattr(sys.modules.get(n), '__file__', None) or '').startswith(STDLIB)}
+def in_stdlib(module):
+    return (getattr(module, '__file__', None) or '').startswith(STDLIB)
 
-used = stdlib_modules(imported)
+used = {name for name in imported if in_stdlib(sys.modules.get(name))}
 # What the runtime's and the allowed modules' functions may import later.  Pyodide's own boot
 # modules are taken as imported: their lazy imports serve features the site does not use.
 finder = ModuleFinder(path=[STDLIB.rstrip('/')])
@@ -61,7 +61,7 @@ for name in sorted(used - booted):
         finder.import_hook(name)
     except Exception:
         pass
-wanted = used | {n for n, m in finder.modules.items() if (m.__file__ or '').startswith(STDLIB)}
+wanted = used | {name for name, module in finder.modules.items() if in_stdlib(module)}
 
 def pyc(source, filename):
     code = compile(source, filename, 'exec', dont_inherit=True, optimize=2)

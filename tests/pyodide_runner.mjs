@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { loadPyodide } from "pyodide";
-import { expandSnapshot } from "../pyodide_app/snapshot.js";
+import { AFTER_RESTORE, expandSnapshot } from "../pyodide_app/snapshot.js";
 
 let input = "";
 process.stdin.setEncoding("utf8");
@@ -16,11 +16,7 @@ const { stdlib, snapshot, allowed, entries } = JSON.parse(input);
 
 async function run(options) {
   const py = await loadPyodide({ packages: [], stdLibURL: stdlib, ...options });
-  if (options._loadSnapshot) {   // as the worker does
-    py.runPython(`import random, zipimport
-assert zipimport._read_directory("/lib/python314.zip") == zipimport._zip_directory_cache["/lib/python314.zip"]
-random.seed()`);
-  }
+  if (options._loadSnapshot) py.runPython(AFTER_RESTORE);   // as the worker does
   const calculator = py.pyimport("site_runtime.calculator");
   const imports = {};
   for (const name of allowed) {
