@@ -90,3 +90,9 @@ class BenchServer:
     def close(self):
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -3,6 +3,7 @@
 // own thread while the page is still parsing and painting; page.js imports the runner from
 // here (the same module instance: the head loads it by the same URL).
 import { Runner } from "./runner.js";
+import { keptUrls } from "./xz.js";
 
 const config = document.getElementById("python-script").dataset;
 
@@ -12,20 +13,29 @@ function absolute(url) {
 
 // The memory snapshot skips most of Python's start-up but is 4 MB more to download (and to
 // unzip): worth it only where bytes are cheap.  Judged by how this page's own files arrived:
-// from a server this near (the quickest of their requests answered within 25 ms: a local or
-// LAN server, such as `make serve`, or a very near edge on a fast line), on a connection the
-// browser rates fast, and never when the reader asks to save data.  Elsewhere pages boot
-// from the start-up stdlib.
+// from a server this near (the quickest of their requests, from asking to its last byte,
+// took at most 25 ms: a local or LAN server, such as `make serve`, or a very near edge on a
+// fast line), on a connection the browser rates fast, and never when the reader asks to
+// save data.  Elsewhere pages boot from the start-up stdlib.
 const NEAR_MS = 25;
 function quickestAnswerMs() {
   const fetched = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
-    .filter((t) => t.transferSize > 0 && t.requestStart > 0 && t.responseStart >= t.requestStart);   // not from a cache
-  return Math.min(...fetched.map((t) => t.responseStart - t.requestStart));   // Infinity if none
+    .filter((t) => t.transferSize > 0 && t.requestStart > 0 && t.responseEnd >= t.requestStart);   // not from a cache
+  return Math.min(...fetched.map((t) => t.responseEnd - t.requestStart));   // Infinity if none
 }
 function bytesAreCheap() {
   const connection = navigator.connection;
   if (connection && (connection.saveData || (connection.effectiveType && connection.effectiveType !== "4g"))) return false;
   return quickestAnswerMs() <= NEAR_MS;
+}
+
+// Where bytes are dear, Pyodide's two big files come xz-compressed (3.5 MB, against 6.4 MB as
+// hosts send them) and the worker decodes them (xz.js): the start-up stdlib first, as Python
+// needs it whole before it starts, then the WebAssembly.  Not under the service worker,
+// which keeps the files as they are for every later visit.
+function compressed(cheap) {
+  if (cheap || (navigator.serviceWorker && navigator.serviceWorker.controller)) return [];
+  return [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")];
 }
 
 // Sends the boot message; page.js calls it again for a worker the watchdog restarted.
@@ -35,6 +45,8 @@ export function boot(runner, cheap = bytesAreCheap()) {
     stdlibUrl: absolute(config.stdlib),
     snapshotUrl: absolute(config.snapshot),
     snapshot: cheap,
+    xz: compressed(cheap),
+    xzDecoderUrl: absolute(config.xzDecoder),
     lockInfo: JSON.parse(config.lockInfo),
     runtimeUrls: config.runtime.split(" ").map(absolute),
   });
@@ -55,8 +67,15 @@ try {
   const cheap = bytesAreCheap();
   booted = boot(runner, cheap);
   if (!cheap) {
-    for (const name of ["pyodide.asm.wasm", "pyodide.asm.mjs"]) warm(absolute(config.pyodide + name));
-    warm(absolute(config.stdlib));
+    warm(absolute(config.pyodide + "pyodide.asm.mjs"));
+    const xz = compressed(cheap);
+    keptUrls(xz).then((kept) => {
+      for (const url of [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")]) {
+        if (!xz.includes(url)) warm(url);
+        else if (!kept.includes(url)) warm(`${url}.xz`);
+      }
+      if (kept.length < xz.length) warm(absolute(config.xzDecoder));
+    });
   }
 } catch (err) {
   booted = Promise.reject(err);

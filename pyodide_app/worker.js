@@ -7,6 +7,8 @@
 //             only when the page says bytes are cheap: it is 4 MB more to download;
 //   startup   boot from the start-up stdlib: .pyc of what boot, runtime and formulas import;
 //   stock     Pyodide's own stdlib, with the runtime's sources.
+// On a far server the page asks for the WebAssembly and the start-up stdlib xz-compressed
+// (config.xz, the URLs): this worker decodes them for Pyodide (xz.js).
 let py = null;
 let runtime = null;
 
@@ -39,17 +41,32 @@ async function init(config) {
     ? import("./snapshot.js").then(({ fetchSnapshot }) => fetchSnapshot(config.snapshotUrl))
     : null;
   if (snapshot) snapshot.catch(() => {});   // a failure is reported when the snapshot boot awaits it
+  const failed = [];
+  const reason = (err) => String(err && err.message || err).slice(0, 200);
+  let decoding = null;
+  if (config.xz.length) {
+    try {
+      decoding = await (await import("./xz.js")).serveDecoded(config.xz, config.xzDecoderUrl);
+    } catch (err) {
+      failed.push(`xz failed: ${reason(err)}`);   // Pyodide fetches the files as they are
+    }
+  }
   const { loadPyodide } = await import(`${config.pyodideUrl}pyodide.mjs`);
   const ways = snapshot ? ["snapshot", "startup", "stock"] : ["startup", "stock"];
-  const failed = [];
   for (const how of ways) {
     try {
       [py, runtime] = await boot(loadPyodide, how, snapshot, config);
+      let xz = "";
+      if (decoding && decoding.missed.length) failed.push(...decoding.missed);
+      else if (decoding) xz = "+xz";
       const note = failed.length ? ` (${failed.join("; ")})` : "";
-      return { python: py.runPython("import sys; sys.version.split()[0]"), stdlib: how + note };
+      return { python: py.runPython("import sys; sys.version.split()[0]"), stdlib: how + xz + note };
     } catch (err) {
-      failed.push(`${how} failed: ${String(err && err.message || err).slice(0, 200)}`);
+      failed.push(`${how} failed: ${reason(err)}`);
       if (how === ways[ways.length - 1]) throw new Error(failed.join("; "));
+    } finally {
+      if (decoding) decoding.stop();   // a second way fetches what it needs as it is
+      decoding = null;
     }
   }
 }

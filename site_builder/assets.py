@@ -47,6 +47,7 @@ class Assets:
     pyodide: str
     stdlib: str
     snapshot: str
+    xz_decoder: str
     pyodide_lock_info: str
     minisearch: str
     uplot_js: str
@@ -62,6 +63,14 @@ def _katex_css(css: bytes) -> bytes:
     text = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", text)
     text = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", text)
     return text.encode()
+
+
+def _as_module(umd: bytes) -> bytes:
+    """xz-decompress ships one UMD script; the worker imports modules.  Run it with a CommonJS
+    ``module`` of its own and export what it defines (it needs nothing from ``require``)."""
+    return (b"// xz-decompress, its UMD build wrapped as a module by the site build.\n"
+            b"const module = { exports: {} }; const exports = module.exports; const require = () => ({});\n"
+            + umd + b"\nexport const { XzReadableStream } = module.exports;\n")
 
 
 def vendored() -> dict[str, bytes | Path]:
@@ -80,6 +89,9 @@ def vendored() -> dict[str, bytes | Path]:
     files[f"vendor/uplot/{uv}/uPlot.min.css"] = NODE_MODULES / "uplot" / "dist" / "uPlot.min.css"
     mv = package_version("minisearch")
     files[f"vendor/minisearch/{mv}/index.js"] = NODE_MODULES / "minisearch" / "dist" / "es" / "index.js"
+    xv = package_version("xz-decompress")
+    files[f"vendor/xz-decompress/{xv}/xz-decompress.mjs"] = _as_module(
+        (NODE_MODULES / "xz-decompress" / "dist" / "package" / "xz-decompress.min.js").read_bytes())
     wv = package_version("workbox-sw")
     files[f"vendor/workbox/{wv}/workbox-sw.js"] = NODE_MODULES / "workbox-sw" / "build" / "workbox-sw.js"
     for module in WORKBOX_MODULES:
@@ -115,6 +127,7 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         pyodide=f"/pyodide/{package_version('pyodide')}/", minisearch="/" + minisearch,
         stdlib="/" + next(p for p in files if "/stdlib-startup-" in p),
         snapshot="/" + next(p for p in files if p.startswith("snapshot/")),
+        xz_decoder="/" + next(p for p in files if p.startswith("vendor/xz-decompress/")),
         pyodide_lock_info=json.dumps(json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"],
                                      sort_keys=True, separators=(",", ":")),
         uplot_js="/" + next(p for p in files if p.endswith("uPlot.esm.js")),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import segno
 
-from . import check, offline, search, stdlib
+from . import check, offline, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
 from .cache import Cache, key
 from .entry import Entry
@@ -90,7 +90,12 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files["static/math.css"] = math_css.encode()
     startup, snapshot, inputs = stdlib.startup_files()
     pyodide_version = package_version("pyodide")
-    files[f"pyodide/{pyodide_version}/stdlib-startup-{digest(startup)}.zip"] = startup
+    stdlib_path = f"pyodide/{pyodide_version}/stdlib-startup-{digest(startup)}.zip"
+    files[stdlib_path] = startup
+    # The same two files xz-compressed, for pages on a far server (see xz.py).
+    files[stdlib_path + ".xz"] = xz.compressed(startup, stdlib_path)
+    wasm = f"pyodide/{pyodide_version}/pyodide.asm.wasm"
+    files[wasm + ".xz"] = xz.compressed(files[wasm], wasm)
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
     files["search-index.json"] = search.index_json(entries)

@@ -20,7 +20,8 @@ def manifest(files: dict[str, bytes | Path]) -> list[dict]:
     entries = []
     for path in sorted(files):
         # The memory snapshot (4 MB) is fetched only where bytes are cheap; offline, pages boot from the zip.
-        if path.endswith("qr.svg") or path.startswith("snapshot/") or path in NOT_PRECACHED:
+        # The .xz copies are for far pages' first visit; a page boots from the precached files as they are.
+        if path.endswith(("qr.svg", ".xz")) or path.startswith("snapshot/") or path in NOT_PRECACHED:
             continue
         content = files[path]
         data = content.read_bytes() if isinstance(content, Path) else content

@@ -21,7 +21,7 @@ from .urls import NETLIFY
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPES = {".wasm": "application/wasm", ".snapshot": "application/octet-stream", ".mjs": "text/javascript", ".js": "text/javascript", ".py": "text/x-python",
-         ".zip": "application/zip", ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
+         ".zip": "application/zip", ".xz": "application/x-xz", ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}
 
 
@@ -38,7 +38,7 @@ def _matches(pattern: str, path: str) -> bool:
     return fnmatch.fnmatchcase(path, pattern)
 
 
-# As hosts do: text and WebAssembly, not archives (the start-up stdlib zip is deflated inside).
+# As hosts do: text and WebAssembly, not archives (far pages fetch the zip xz-compressed).
 COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".py", ".wasm", ".webmanifest", ".txt"}
 
 

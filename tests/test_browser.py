@@ -54,8 +54,10 @@ def test_results_are_in_the_page_with_javascript_off(browser, server):
     context.close()
 
 
-def _boots(browser, site, tmp_path, missing=()):
-    """Which way Python booted on a copy of the site without the ``missing`` files (and that it computes)."""
+def _boots(browser, site, tmp_path, missing=(), far=False):
+    """Which way Python booted on a copy of the site without the ``missing`` files (and that it
+    computes), served from 127.0.0.1 or from a ``far`` server (50 ms before every response)."""
+    from benchmarks.server import BenchServer, Link
     from site_builder.serve import SiteServer
     copy = tmp_path / f"site-{len(list(tmp_path.iterdir()))}"
     shutil.copytree(site, copy, copy_function=os.link)
@@ -64,7 +66,7 @@ def _boots(browser, site, tmp_path, missing=()):
             path.unlink()
     context = browser.new_context()
     page = context.new_page()
-    with SiteServer(copy) as running:
+    with BenchServer(copy, Link(latency_s=0.05)) if far else SiteServer(copy) as running:
         open_entry(page, running, "/35/")
         page.fill("#in-s", "8192")
         page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
@@ -82,18 +84,36 @@ def test_python_boots_from_the_snapshot_and_falls_back_to_the_startup_then_the_s
     assert way.startswith("stock (snapshot failed: ") and "startup failed: " in way, way
 
 
-def test_a_far_server_boots_from_the_startup_stdlib(browser, site):
-    """The snapshot is 4 MB more to download: a page that arrived from afar does without it."""
+def test_a_far_server_boots_from_xz_compressed_files_and_falls_back_to_them_as_they_are(browser, site, tmp_path):
+    """The snapshot is 4 MB more to download: a page that arrived from afar does without it, and
+    fetches Pyodide's WebAssembly and the start-up stdlib xz-compressed, for its worker to decode."""
+    assert _boots(browser, site, tmp_path, far=True) == "startup+xz"
+    way = _boots(browser, site, tmp_path, ["pyodide/*/*.xz"], far=True)
+    assert way.startswith("startup (") and ".zip.xz: HTTP 404" in way and ".wasm.xz: HTTP 404" in way, way
+    way = _boots(browser, site, tmp_path, ["vendor/xz-decompress/*/*.mjs"], far=True)
+    assert way.startswith("startup (xz failed: "), way
+
+
+def test_decoded_files_are_kept_for_the_next_visit(browser, site):
+    """A later page from the far server boots from the decoded files kept in Cache Storage: it
+    neither downloads nor decodes them again, even with the browser's HTTP cache emptied."""
     from benchmarks.server import BenchServer, Link
-    far = BenchServer(site, Link(latency_s=0.05))   # 50 ms before every response
-    try:
-        context = browser.new_context()
+    context = browser.new_context()
+    with BenchServer(site, Link(latency_s=0.05)) as far:
         page = context.new_page()
+        problems = []
+        page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         open_entry(page, far, "/35/")
-        assert page.evaluate("document.documentElement.dataset.stdlib") == "startup"
-        context.close()
-    finally:
-        far.close()
+        assert page.evaluate("document.documentElement.dataset.stdlib") == "startup+xz"
+        kept = page.evaluate("caches.open('pyodide-decoded').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
+        assert sorted(url.rsplit("/", 1)[1].split("-")[0] for url in kept) == ["pyodide.asm.wasm", "stdlib"], kept
+        context.new_cdp_session(page).send("Network.clearBrowserCache")
+        far.link.sent = 0
+        open_entry(page, far, "/19/")
+        assert page.evaluate("document.documentElement.dataset.stdlib") == "startup+xz"
+        assert far.link.sent < 2_000_000, far.link.sent   # the .xz files alone are 3.5 MB
+        assert problems == []
+    context.close()
 
 
 def test_readers_who_save_data_boot_from_the_startup_stdlib(browser, server):
@@ -101,5 +121,5 @@ def test_readers_who_save_data_boot_from_the_startup_stdlib(browser, server):
     page = context.new_page()
     page.add_init_script("Object.defineProperty(navigator, 'connection', {value: {saveData: true}})")
     open_entry(page, server, "/35/")
-    assert page.evaluate("document.documentElement.dataset.stdlib") == "startup"
+    assert page.evaluate("document.documentElement.dataset.stdlib") == "startup+xz"
     context.close()

@@ -103,3 +103,23 @@ def test_cpython_and_pyodide_agree(entry, run, pyodide_results):
             theirs = pyodide["value"]["outputs"][name]
             assert out["text"] == theirs["text"], (way, name)
             assert _same(out["value"], theirs["value"]), (way, name, out, theirs)
+
+
+def test_the_pages_decode_the_xz_files_the_build_stores(site):
+    """Far pages fetch Pyodide's WebAssembly and the start-up stdlib xz-compressed (site_builder/xz.py):
+    the decoder the worker imports gives back every byte, and they are well under what hosts send."""
+    import gzip
+    decoder = next(site.glob("vendor/xz-decompress/*/xz-decompress.mjs"))
+    packed = sorted(site.glob("pyodide/*/*.xz"))
+    assert [p.name.split("-")[0] for p in packed] == ["pyodide.asm.wasm.xz", "stdlib"]
+    script = (f'import {{ XzReadableStream }} from "{decoder.as_uri()}";'
+              'import fs from "node:fs";'
+              'const stream = new XzReadableStream(new Blob([fs.readFileSync(process.argv[1])]).stream());'
+              'process.stdout.write(Buffer.from(await new Response(stream).arrayBuffer()));')
+    for path in packed:
+        original = path.with_suffix("")
+        proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)], capture_output=True, cwd=ROOT)
+        assert proc.returncode == 0, proc.stderr.decode()
+        assert proc.stdout == original.read_bytes(), path.name
+        as_hosts_send = len(gzip.compress(original.read_bytes(), 6)) if original.suffix == ".wasm" else original.stat().st_size
+        assert path.stat().st_size < 0.8 * as_hosts_send, (path.name, path.stat().st_size, as_hosts_send)
