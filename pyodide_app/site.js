@@ -52,6 +52,18 @@ function offerUpdate(worker) {
   banner.hidden = false;
   document.getElementById("update-reload").onclick = () => worker.postMessage({ type: "SKIP_WAITING" });
 }
+// The first install downloads the whole site, Pyodide included: on an entry page it waits
+// until Python has loaded, so as not to compete with Python's own downloads.
+function afterPython() {
+  const settled = () => !document.getElementById("python-script") || root.dataset.python;
+  if (navigator.serviceWorker.controller || settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (settled()) { watch.disconnect(); resolve(); }
+    });
+    watch.observe(root, { attributes: true, attributeFilter: ["data-python"] });
+  });
+}
 if ("serviceWorker" in navigator && !root.classList.contains("embed")) {
   let reloading = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
@@ -60,7 +72,10 @@ if ("serviceWorker" in navigator && !root.classList.contains("embed")) {
     location.reload();
   });
   say("pending", "Preparing offline use…");
-  navigator.serviceWorker.register("/sw.js").then((registration) => {
+  afterPython().then(() => {
+    performance.mark("offline-install");
+    return navigator.serviceWorker.register("/sw.js");
+  }).then((registration) => {
     if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
     registration.addEventListener("updatefound", () => {
       const incoming = registration.installing;

@@ -132,6 +132,16 @@ def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browse
     context.close()
 
 
+def test_the_first_install_waits_until_python_has_loaded(page, server):
+    """The service worker's first install downloads the whole site, Pyodide included: on an entry
+    page it starts once Python has loaded, so as not to compete with Python's own downloads."""
+    page.goto(server.url + "/35/")
+    _offline_ready(page)
+    marks = page.evaluate("['python-ready', 'offline-install'].map((n) => performance.getEntriesByName(n)[0].startTime)")
+    assert marks[1] >= marks[0], marks
+    assert page.problems == []
+
+
 def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
     out = tmp_path / "site"
     files, _ = build(ENTRIES)
