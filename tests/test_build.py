@@ -110,3 +110,16 @@ def test_build_prints_a_one_line_summary(tmp_path, capsys):
     assert main(["build", "--out", str(tmp_path / "out")]) == 0
     line = capsys.readouterr().out.strip()
     assert re.fullmatch(r"built \d+ pages \(\d+ entries\), \d+ cases reproduced, in \d+\.\d\d s -> .*", line), line
+
+
+def test_the_service_worker_precaches_every_page_and_pyodide_but_not_the_far_pages_extras(site):
+    """Offline, pages boot from the precached start-up stdlib and WebAssembly as they are: the
+    memory snapshot (near pages only) and the .xz copies (far pages' first visit) stay out."""
+    sw = (site / "sw.js").read_text()
+    listed = set(re.findall(r'"url":"([^"]+)"', sw))
+    assert "/35/" in listed and "/" in listed
+    pyodide = next(site.glob("pyodide/*/pyodide.asm.wasm")).relative_to(site).as_posix()
+    stdlib = next(site.glob("pyodide/*/stdlib-startup-*.zip")).relative_to(site).as_posix()
+    assert {"/" + pyodide, "/" + stdlib} <= listed
+    assert not [url for url in listed if url.endswith(".xz") or url.startswith("/snapshot/")]
+    assert list(site.glob("pyodide/*/*.xz")) and list(site.glob("snapshot/*/*.snapshot"))
