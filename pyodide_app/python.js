@@ -3,7 +3,6 @@
 // own thread while the page is still parsing and painting; page.js imports the runner from
 // here (the same module instance: the head loads it by the same URL).
 import { Runner } from "./runner.js";
-import { keptUrls } from "./xz.js";
 
 const config = document.getElementById("python-script").dataset;
 
@@ -37,6 +36,17 @@ function compressed(cheap) {
   if (cheap || (navigator.serviceWorker && navigator.serviceWorker.controller)) return [];
   return [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")];
 }
+// The worker keeps what it decoded in this Cache Storage cache, for later visits.
+const KEPT = "pyodide-decoded";
+async function keptUrls(urls) {
+  try {
+    const cache = await caches.open(KEPT);
+    const found = await Promise.all(urls.map((url) => cache.match(url)));
+    return urls.filter((_, i) => found[i]);
+  } catch {
+    return [];   // no Cache Storage here (an insecure context, or storage turned off)
+  }
+}
 
 // Sends the boot message; page.js calls it again for a worker the watchdog restarted.
 export function boot(runner, cheap = bytesAreCheap()) {
@@ -47,6 +57,7 @@ export function boot(runner, cheap = bytesAreCheap()) {
     snapshot: cheap,
     xz: compressed(cheap),
     xzDecoderUrl: absolute(config.xzDecoder),
+    keptCache: KEPT,
     lockInfo: JSON.parse(config.lockInfo),
     runtimeUrls: config.runtime.split(" ").map(absolute),
   });
@@ -59,6 +70,16 @@ export function boot(runner, cheap = bytesAreCheap()) {
 function warm(url) {
   fetch(url).then((response) => response.body && response.body.pipeTo(new WritableStream())).catch(() => {});
 }
+async function warmFar() {
+  warm(absolute(config.pyodide + "pyodide.asm.mjs"));
+  const xz = compressed(false);
+  const kept = await keptUrls(xz);
+  for (const url of [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")]) {
+    if (!xz.includes(url)) warm(url);
+    else if (!kept.includes(url)) warm(`${url}.xz`);
+  }
+  if (kept.length < xz.length) warm(absolute(config.xzDecoder));
+}
 
 export let runner = null;
 export let booted;   // settles with {python, stdlib} once Python is loaded in the first worker
@@ -66,17 +87,7 @@ try {
   runner = new Runner(new URL("./worker.js", import.meta.url));
   const cheap = bytesAreCheap();
   booted = boot(runner, cheap);
-  if (!cheap) {
-    warm(absolute(config.pyodide + "pyodide.asm.mjs"));
-    const xz = compressed(cheap);
-    keptUrls(xz).then((kept) => {
-      for (const url of [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")]) {
-        if (!xz.includes(url)) warm(url);
-        else if (!kept.includes(url)) warm(`${url}.xz`);
-      }
-      if (kept.length < xz.length) warm(absolute(config.xzDecoder));
-    });
-  }
+  if (!cheap) warmFar();
 } catch (err) {
   booted = Promise.reject(err);
 }

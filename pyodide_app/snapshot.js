@@ -14,8 +14,9 @@ random.seed()
 del random, zipimport, path
 `;
 
-export async function fetchSnapshot(url) {
-  const response = await fetch(url);
+// `started`: the fetch of `url`, if the caller has already started it.
+export async function fetchSnapshot(url, started = fetch(url)) {
+  const response = await started;
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   let data = new Uint8Array(await response.arrayBuffer());
   if (data[0] === 0x1f && data[1] === 0x8b) {

@@ -17,6 +17,6 @@ self.addEventListener("message", (event) => {
 
 // The first install takes control at once, so the first visit is already offline-ready.
 // Pages under this worker take Pyodide's files from its precache: the decoded copies a far
-// page kept before (pyodide_app/xz.js) are no longer needed.
+// page kept before (the cache pyodide_app/python.js names) are no longer needed.
 self.addEventListener("activate", (event) => event.waitUntil(
   Promise.all([self.clients.claim(), caches.delete("pyodide-decoded")])));

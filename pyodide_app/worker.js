@@ -36,22 +36,28 @@ async function boot(loadPyodide, how, snapshot, { pyodideUrl, stdlibUrl, lockInf
 }
 
 async function init(config) {
-  // The snapshot downloads while Pyodide's JavaScript loads.
-  const snapshot = config.snapshot
-    ? import("./snapshot.js").then(({ fetchSnapshot }) => fetchSnapshot(config.snapshotUrl))
-    : null;
-  if (snapshot) snapshot.catch(() => {});   // a failure is reported when the snapshot boot awaits it
+  // Everything starts at once: the snapshot's download (Pyodide waits for it before anything
+  // else), the code that reads it, and Pyodide's JavaScript.
+  let snapshot = null;
+  if (config.snapshot) {
+    const response = fetch(config.snapshotUrl);
+    response.catch(() => {});   // read, and any failure reported, by fetchSnapshot
+    snapshot = import("./snapshot.js").then(({ fetchSnapshot }) => fetchSnapshot(config.snapshotUrl, response));
+    snapshot.catch(() => {});   // a failure is reported when the snapshot boot awaits it
+  }
+  const pyodide = import(`${config.pyodideUrl}pyodide.mjs`);
+  pyodide.catch(() => {});   // reported where it is awaited
   const failed = [];
   const reason = (err) => String(err && err.message || err).slice(0, 200);
   let decoding = null;
   if (config.xz.length) {
     try {
-      decoding = await (await import("./xz.js")).serveDecoded(config.xz, config.xzDecoderUrl);
+      decoding = await (await import("./xz.js")).serveDecoded(config.xz, config.xzDecoderUrl, config.keptCache);
     } catch (err) {
       failed.push(`xz failed: ${reason(err)}`);   // Pyodide fetches the files as they are
     }
   }
-  const { loadPyodide } = await import(`${config.pyodideUrl}pyodide.mjs`);
+  const { loadPyodide } = await pyodide;
   const ways = snapshot ? ["snapshot", "startup", "stock"] : ["startup", "stock"];
   for (const how of ways) {
     try {

@@ -25,25 +25,12 @@ function lazyBody(response) {
   });
 }
 
-// Decoded files are kept in the browser's Cache Storage, so a later visit (without the
-// service worker, which keeps its own copies) does not download or decode them again.
-// Only the current files are kept: a new deploy's replace the old ones.
-const KEPT = "pyodide-decoded";
-
-// Which of `urls` are kept decoded (for the page, which then need not fetch their .xz).
-export async function keptUrls(urls) {
+// Decoded files are kept in the browser's Cache Storage (the page names the cache), so a
+// later visit (without the service worker, which keeps its own copies) does not download or
+// decode them again.  Only the current files are kept: a new deploy's replace the old ones.
+async function keptFiles(name, urls) {
   try {
-    const cache = await caches.open(KEPT);
-    const found = await Promise.all(urls.map((url) => cache.match(url)));
-    return urls.filter((_, i) => found[i]);
-  } catch {
-    return [];
-  }
-}
-
-async function keptFiles(urls) {
-  try {
-    const cache = await caches.open(KEPT);
+    const cache = await caches.open(name);
     for (const request of await cache.keys()) if (!urls.includes(request.url)) await cache.delete(request);
     return cache;
   } catch {
@@ -53,8 +40,8 @@ async function keptFiles(urls) {
 
 // Starts the downloads and answers Pyodide's requests for `urls` until stop() is called
 // (once Pyodide is loaded, or has failed to load); missed lists the files it could not serve.
-export async function serveDecoded(urls, decoderUrl) {
-  const cache = await keptFiles(urls);
+export async function serveDecoded(urls, decoderUrl, keptCache) {
+  const cache = await keptFiles(keptCache, urls);
   const kept = new Map();
   for (const url of urls) {
     const hit = cache && await cache.match(url);
