@@ -16,6 +16,18 @@ const PAGE_PARAMS = new Set(["embed", "units"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 const unitMenus = [...document.querySelectorAll(".unit-menus select")];
 let charts = null;   // drawn from the build's points once the worker is on its way
+// Charts are drawn on the main thread, which Python's start needs too: they wait until Python
+// is ready, or until the reader scrolls them into view, whichever comes first.
+function chartsWhenSeen() {
+  const section = document.getElementById("plots");
+  if (!section || !spec.plots.length) return;
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    seen.disconnect();
+    startCharts();
+  });
+  seen.observe(section);
+}
 function startCharts() {
   if (charts || !spec.plots.length) return;
   charts = import("./plots.js").then(({ Charts }) => {
@@ -252,13 +264,14 @@ async function startPython() {
   try {
     if (!runner) await booted;   // the worker could not be created: say why
     runner.onrestart = restartPython;
-    requestAnimationFrame(() => setTimeout(startCharts, 0));   // main-thread drawing waits for first paint
+    chartsWhenSeen();
     await loadPython();
     await checkLinked();
     ready = true;
     performance.mark("python-ready");
     setStatus("ready", `Python ready in ${(performance.now() / 1000).toFixed(1)} s. Change any input.`);
     document.documentElement.dataset.python = "ready";
+    startCharts();
     await recompute();
   } catch (err) {
     startCharts();
