@@ -8,12 +8,11 @@ included.  /__bench__/ serves the bare stock-Pyodide page.
 from __future__ import annotations
 
 import functools
-import http.server
 import threading
 import time
 from pathlib import Path
 
-from site_builder.serve import Handler, host_rules
+from site_builder.serve import Handler, QuietServer, host_rules
 
 BARE = Path(__file__).parent / "bare"
 
@@ -82,8 +81,7 @@ class BenchServer:
         headers, redirects = host_rules()
         handler = type("H", (BenchHandler,), {"headers_rules": headers, "redirect_rules": redirects, "link": link})
         self.link = link
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-        self.httpd.daemon_threads = True
+        self.httpd = QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 

@@ -120,7 +120,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
 
-class _Server(http.server.ThreadingHTTPServer):
+class QuietServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
     def handle_error(self, request, client_address):
@@ -137,7 +137,7 @@ class SiteServer:
     def __init__(self, folder: Path, port: int = 0):
         headers, redirects = host_rules()
         handler = type("SiteHandler", (Handler,), {"headers_rules": headers, "redirect_rules": redirects})
-        self.httpd = _Server(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
+        self.httpd = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -105,10 +105,11 @@ def test_decoded_files_are_kept_for_the_next_visit(browser, site):
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         open_entry(page, far, "/35/")
         assert page.evaluate("document.documentElement.dataset.stdlib") == "startup+xz"
-        kept = page.wait_for_function("""async () => {   // they are written as Python reads them, and a moment after
-          const urls = (await (await caches.open('pyodide-decoded')).keys()).map((r) => r.url);
-          return urls.length === 2 && urls;
-        }""").json_value()
+        for _ in range(100):   # they are written as Python reads them, and finish a moment after
+            kept = page.evaluate("caches.open('pyodide-decoded').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
+            if len(kept) == 2:
+                break
+            page.wait_for_timeout(100)
         assert sorted(url.rsplit("/", 1)[1].split("-")[0] for url in kept) == ["pyodide.asm.wasm", "stdlib"], kept
         context.new_cdp_session(page).send("Network.clearBrowserCache")
         far.link.sent = 0
