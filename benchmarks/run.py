@@ -337,7 +337,7 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
-    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     args = parser.parse_args(argv)
     return run(args.runs, args.out)
