@@ -221,7 +221,7 @@ def run(runs: int, out: Path) -> int:
 
 
 def _ways(result: dict) -> str:
-    names = {"snapshot": "memory snapshot", "startup": "start-up stdlib"}
+    names = {"snapshot": "memory snapshot", "startup": "start-up stdlib", "startup+xz": "start-up stdlib, xz-compressed"}
     return " / ".join(names.get(way, way) for way in result["stdlib"])
 
 
