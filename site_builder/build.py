@@ -7,14 +7,13 @@ the old site only once complete.  A failed build leaves the last good site as it
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import subprocess
 import tempfile
 import time
 from pathlib import Path
-
-import segno
 
 from . import check, offline, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
@@ -69,12 +68,15 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
 
 
 def _qr_svgs(urls: list[str]) -> dict[str, str]:
-    """QR codes of entry URLs; encoding picks among eight masks, slowly, so results are cached."""
+    """QR codes of entry URLs; encoding picks among eight masks, slowly, so results are cached
+    (and segno, slow to import too, is imported only for a code not made before)."""
     cache = Cache("qr")
+    version = importlib.metadata.version("segno")
     found = {}
     for url in urls:
-        k = key(segno.__version__, url)
+        k = key(version, url)
         if cache.get(k) is None:
+            import segno
             cache.put(k, segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}"))
         found[url] = cache.get(k)
     cache.save()

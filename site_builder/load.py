@@ -9,13 +9,16 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jsonschema
 import yaml
 
 from .cache import Cache, key
 from .entry import Case, Check, Entry, Feed, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
+
+if TYPE_CHECKING:
+    import jsonschema
 
 SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")
 # libyaml's composer, where installed, is ten times faster and keeps the same node marks.
@@ -136,6 +139,7 @@ def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
     k = key(SCHEMA_PATH.read_text(), text)
     if cache.get(k) == "valid":
         return []
+    import jsonschema   # slow to import, and needed only for a file not validated before
     validator = jsonschema.Draft202012Validator(schema())
     errors = [_message(e) for e in sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))]
     if not errors:
