@@ -7,12 +7,11 @@ included.  /__bench__/ serves the bare stock-Pyodide page.
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from pathlib import Path
 
-from site_builder.serve import Handler, QuietServer, host_rules
+from site_builder.serve import Handler, SiteServer
 
 BARE = Path(__file__).parent / "bare"
 
@@ -76,21 +75,16 @@ class BenchHandler(Handler):
         return super().send_head()
 
 
-class BenchServer:
-    def __init__(self, folder: Path, link: Link):
-        headers, redirects = host_rules()
-        handler = type("H", (BenchHandler,), {"headers_rules": headers, "redirect_rules": redirects, "link": link})
-        self.link = link
-        self.httpd = QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+class BenchServer(SiteServer):
+    """The site server with ``link`` between it and the browser; it serves from the moment it is made."""
 
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def __init__(self, folder: Path, link: Link):
+        super().__init__(folder, handler=BenchHandler, link=link)
+        self.link = link
+        self.thread.start()
 
     def __enter__(self):
-        return self
+        return self   # already serving
 
-    def __exit__(self, *exc):
-        self.close()
+    def close(self):
+        self.__exit__()

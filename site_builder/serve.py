@@ -20,8 +20,9 @@ from urllib.parse import urlsplit
 from .urls import NETLIFY
 
 ROOT = Path(__file__).resolve().parent.parent
-TYPES = {".wasm": "application/wasm", ".snapshot": "application/octet-stream", ".mjs": "text/javascript", ".js": "text/javascript", ".py": "text/x-python",
-         ".zip": "application/zip", ".xz": "application/x-xz", ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
+TYPES = {".wasm": "application/wasm", ".snapshot": "application/octet-stream", ".mjs": "text/javascript",
+         ".js": "text/javascript", ".py": "text/x-python", ".zip": "application/zip", ".xz": "application/x-xz",
+         ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}
 
 
@@ -134,9 +135,9 @@ class QuietServer(http.server.ThreadingHTTPServer):
 class SiteServer:
     """The built site on 127.0.0.1:port in a background thread; a context manager."""
 
-    def __init__(self, folder: Path, port: int = 0):
+    def __init__(self, folder: Path, port: int = 0, handler: type = Handler, **handler_attributes):
         headers, redirects = host_rules()
-        handler = type("SiteHandler", (Handler,), {"headers_rules": headers, "redirect_rules": redirects})
+        handler = type("SiteHandler", (handler,), {"headers_rules": headers, "redirect_rules": redirects, **handler_attributes})
         self.httpd = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
