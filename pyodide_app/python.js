@@ -32,9 +32,10 @@ function bytesAreCheap() {
 // hosts send them) and the worker decodes them (xz.js): the start-up stdlib first, as Python
 // needs it whole before it starts, then the WebAssembly.  Not under the service worker,
 // which keeps the files as they are for every later visit.
+const BIG_FILES = [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")];
 function compressed(cheap) {
   if (cheap || (navigator.serviceWorker && navigator.serviceWorker.controller)) return [];
-  return [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")];
+  return BIG_FILES;
 }
 // The worker keeps what it decoded in this Cache Storage cache, for later visits.
 const KEPT = "pyodide-decoded";
@@ -74,7 +75,7 @@ async function warmFar() {
   warm(absolute(config.pyodide + "pyodide.asm.mjs"));
   const xz = compressed(false);
   const kept = await keptUrls(xz);
-  for (const url of [absolute(config.stdlib), absolute(config.pyodide + "pyodide.asm.wasm")]) {
+  for (const url of BIG_FILES) {
     if (!xz.includes(url)) warm(url);
     else if (!kept.includes(url)) warm(`${url}.xz`);
   }
