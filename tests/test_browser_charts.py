@@ -1,0 +1,141 @@
+"""The "How it moves" charts in real Chromium: drawn on every entry, with log ticks that are
+exact powers of ten and few enough to read, in colours that follow the theme."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+pytestmark = pytest.mark.browser
+PYTHON_READY_MS = 120_000  # a ceiling for a loaded machine, as in test_browser.py
+
+# Per chart: how much of its canvas has ink, the name over its y axis, whether it has a legend,
+# and each axis's scale distribution, splits and labels (uPlot keeps the last drawn ones on the axis).
+CHARTS = """() => [...document.querySelectorAll('.chart')].map((box) => {
+  const u = box.chart, canvas = box.querySelector('canvas');
+  if (!u || !canvas || !canvas.width) return null;
+  const copy = Object.assign(document.createElement('canvas'), {width: canvas.width, height: canvas.height});
+  const ctx = copy.getContext('2d', {willReadFrequently: true});   // else Chromium warns of slow readback
+  ctx.drawImage(canvas, 0, 0);
+  const pixels = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  let inked = 0;
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i]) inked++;
+  const yName = box.querySelector('.chart-y-label'), legend = Boolean(box.querySelector('.u-legend'));
+  return {inked, yName: yName && yName.textContent, legend, axes: u.axes.map((a) => ({log: u.scales[a.scale].distr === 3, splits: a._splits, labels: a._values}))};
+})"""
+ALL_DRAWN = "() => [...document.querySelectorAll('.chart')].every((box) => box.chart)"
+EXPONENT = re.compile(r"^-?\d+(\.\d+)?e-?\d+$")
+
+
+def open_entry(page, server, path):
+    page.goto(server.url + path)
+    page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
+    assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
+
+
+def chart_pages(site):
+    return sorted("/" + str(page.parent.relative_to(site)) + "/" for page in site.glob("**/index.html")
+                  if 'id="plots"' in page.read_text(encoding="utf-8"))
+
+
+def number(label: str) -> float:
+    """A tick label read back: 1,500 · 2.5k · 40M · 1e-20 · 0.05."""
+    text = label.replace(",", "").replace("−", "-")
+    scale = {"k": 1e3, "M": 1e6}.get(text[-1:])
+    return float(text[:-1]) * scale if scale else float(text)
+
+
+def show_charts(page):
+    page.locator("#plots").scroll_into_view_if_needed()
+    page.wait_for_function(ALL_DRAWN)
+
+
+def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
+    paths = chart_pages(site)
+    assert len(paths) > 40, paths
+    for path in paths:
+        open_entry(page, server, path)
+        # Python has redrawn the charts with its own points by the time data-charts is set.
+        show_charts(page)
+        page.wait_for_function("() => document.documentElement.dataset.charts", timeout=PYTHON_READY_MS)
+        charts = page.evaluate(CHARTS)
+        assert charts and all(charts), (path, charts)
+        spec = page.evaluate("JSON.parse(document.getElementById('entry-spec').textContent)")
+        for i, (chart, plot) in enumerate(zip(charts, spec["plots"], strict=True)):
+            where = f"{path} chart {i}"
+            assert chart["inked"] > 1000, where   # curves, axes and labels, not a blank canvas
+            # One curve: its name over the y axis; several: a legend.
+            names = [spec["labels"].get(name, name) for name in plot["y"]]
+            assert (chart["yName"], chart["legend"]) == ((names[0], False) if len(names) == 1 else (None, True)), where
+            for axis in chart["axes"]:
+                labels = [label for label in axis["labels"] if label]
+                assert not any(label[-1] in "BT" for label in labels), (where, labels)   # bytes? tera?
+                # One style per axis: exponent form for all of its labels or for none.
+                assert len({bool(EXPONENT.match(label)) for label in labels if label != "0"}) == 1, (where, labels)
+                if not axis["log"]:
+                    continue
+                assert 2 <= len(labels) <= 10, (where, labels)
+                for split, label in zip(axis["splits"], axis["labels"]):
+                    mantissa, exponent = f"{split:e}".split("e")
+                    # Exactly 1, 2 or 5 times a power of ten, labelled as just that.
+                    assert float(mantissa) in (1, 2, 5) and split == float(f"{float(mantissa):g}e{exponent}"), (where, split)
+                    assert number(label) == split, (where, label, split)
+                assert all(s < t for s, t in zip(axis["splits"], axis["splits"][1:])), (where, axis["splits"])
+        assert page.problems == [], (path, page.problems)
+
+
+STROKES = """() => [...document.querySelectorAll('.chart')].map((box) => {
+  const u = box.chart;
+  return {axis: u.axes[1].stroke(u, 1), grid: u.axes[1].grid.stroke(u, 1), series: u.series[1].stroke(u, 1)};
+})"""
+PAGE_COLOURS = """() => {
+  const style = getComputedStyle(document.documentElement);
+  const get = (name) => style.getPropertyValue(name).trim();
+  return {axis: get('--ink'), grid: get('--line'), series: get('--accent')};
+}"""
+SERIES_ON_PAGE = """() => {
+  const style = getComputedStyle(document.documentElement);
+  return ['--paper', '--accent', '--focus', '--ok'].map((name) => style.getPropertyValue(name).trim());
+}"""
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG contrast ratio of two #rrggbb colours."""
+    def luminance(colour):
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    light, dark = sorted([luminance(one), luminance(other)], reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_charts_follow_the_theme_button_and_the_system_setting(browser, server):
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    open_entry(page, server, "/35/")
+    show_charts(page)
+    light = page.evaluate(PAGE_COLOURS)
+    assert page.evaluate(STROKES) == [light]
+    paper, *series = page.evaluate(SERIES_ON_PAGE)
+    assert min(contrast(paper, colour) for colour in series) >= 3, (paper, series)
+    # The Theme button sets data-theme on <html>: the charts are drawn again in its colours.
+    page.click("#theme-toggle")
+    dark = page.evaluate(PAGE_COLOURS)
+    assert dark["axis"] != light["axis"] and dark["series"] != light["series"]
+    page.wait_for_function(f"() => ({STROKES})()[0].axis === {dark['axis']!r}")
+    assert page.evaluate(STROKES) == [dark]
+    paper, *series = page.evaluate(SERIES_ON_PAGE)
+    assert min(contrast(paper, colour) for colour in series) >= 3, (paper, series)
+    page.click("#theme-toggle")
+    page.wait_for_function(f"() => ({STROKES})()[0].axis === {light['axis']!r}")
+    # With no choice made, the charts follow the system setting as it changes.
+    page.evaluate("localStorage.clear(); delete document.documentElement.dataset.theme")
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function(f"() => ({STROKES})()[0].axis === {dark['axis']!r}")
+    assert page.evaluate(STROKES) == [dark]
+    assert problems == []
+    context.close()
