@@ -28,7 +28,12 @@ export class SearchBox {
   async update() {
     await this.ready;
     const query = this.input.value.trim();
-    this.results = query ? this.engine.search(query).slice(0, 12) : [];
+    // "chapter 12", "ch. 12": that chapter's entries, not every text holding "12".
+    const chapter = query.match(/^ch(?:apter|\.)?\s*(\d+)$/i);
+    const found = chapter
+      ? this.engine.search(`chapter ${chapter[1]}`, { fields: ["chapter"], prefix: false, fuzzy: false })
+      : this.engine.search(query);
+    this.results = query ? found.slice(0, 12) : [];
     this.selected = this.results.length ? 0 : -1;
     this.render(query);
   }

@@ -12,6 +12,10 @@ import re
 from . import markdown
 from .entry import Entry
 
+# Commands that lay math out or name an operation, not a symbol a reader would search for.
+_LAYOUT = {"frac", "dfrac", "tfrac", "left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle",
+           "cdot", "times", "sqrt", "ln", "log", "exp", "min", "max", "sum", "prod", "quad", "qquad",
+           "approx", "le", "ge", "leq", "geq", "ne", "neq", "to", "ldots", "cdots", "dots", "mid"}
 _COMMAND = re.compile(r"\\(?:text|mathrm|mathit|operatorname|mathbf|boldsymbol)\s*\{([^{}]*)\}")
 
 
@@ -20,7 +24,7 @@ def symbol_words(tex: str) -> list[str]:
     plain = _COMMAND.sub(r"\1", tex)
     words = set()
     for m in re.finditer(r"\\([A-Za-z]+)", plain):
-        if len(m.group(1)) > 1 and m.group(1) not in ("frac", "left", "right", "cdot", "times", "sqrt", "ln", "log", "min", "max", "quad", "tfrac"):
+        if len(m.group(1)) > 1 and m.group(1) not in _LAYOUT:
             words.add(m.group(1).lower())
     plain = re.sub(r"\\[A-Za-z]+", lambda m: m.group(0)[1:], plain)
     for m in re.finditer(r"([A-Za-z]+)\s*_\s*\{?\s*([A-Za-z0-9]+)\s*\}?", plain):
