@@ -11,6 +11,12 @@ workbox.precaching.precacheAndRoute(self.__WB_MANIFEST, {
   cleanURLs: false,
 });
 
+// Any other address goes to the network; offline, an address the site does not have gets
+// the site's own "No such page" rather than the browser's error.
+workbox.routing.registerRoute(({ request }) => request.mode === "navigate", new workbox.strategies.NetworkOnly());
+workbox.routing.setCatchHandler(async ({ request }) =>
+  request.mode === "navigate" ? (await workbox.precaching.matchPrecache("/404.html")) || Response.error() : Response.error());
+
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "SKIP_WAITING") self.skipWaiting();
 });
