@@ -137,7 +137,7 @@ async function recompute() {
     setStatus("ready", "Computed by Python in your browser.");
   } else {
     showErrors(reply.errors);
-    if (!reply.errors.inputs) setStatus("ready", "Showing the last valid results, marked stale, until the inputs are fixed.");
+    if (!reply.errors.inputs) setStatus("stale", "Showing the last valid results, marked stale, until the inputs are fixed.");
   }
 }
 
@@ -148,17 +148,26 @@ function scheduleExtras(value) {
   extrasTimer = setTimeout(() => updateExtras(value), 120);
 }
 
-function fedValue(value) {
-  return Array.isArray(value) ? value.join(", ") : String(value);
+// The chart's points as a table, written by Python like every other number on the page.
+function showPoints(sweep, i) {
+  const body = document.querySelector(`#plot-${i} .plot-data tbody`);
+  if (!body) return;
+  const names = spec.plots[i].y;
+  body.replaceChildren(...sweep.text.x.map((x, k) => {
+    const row = document.createElement("tr");
+    for (const text of [x, ...names.map((name) => sweep.text.y[name][k])]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.append(cell);
+    }
+    return row;
+  }));
 }
 
 async function updateExtras(value) {
   spec.feeds.forEach((feed, i) => {
     const query = new URLSearchParams();
-    for (const [target, origin] of Object.entries(feed.inputs)) {
-      const source = origin in value.outputs ? value.outputs[origin].value : value.inputs[origin];
-      query.set(target, fedValue(source));
-    }
+    for (const [target, origin] of Object.entries(feed.inputs)) query.set(target, value.typed[origin]);
     document.getElementById(`feed-${i}`).href = `${feed.url}?${query}`;
   });
   const raw = rawInputs();
@@ -181,6 +190,7 @@ async function updateExtras(value) {
       sweeps.push(reply.value);
     }
     (await charts).draw(sweeps);
+    sweeps.forEach(showPoints);
     document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);
   }
 }

@@ -33,6 +33,7 @@ async function openSearch() {
   (await search).update();
 }
 document.getElementById("search-open").addEventListener("click", openSearch);
+document.getElementById("search-close").addEventListener("click", () => dialog.close());
 document.addEventListener("keydown", (event) => {
   const typing = event.target.closest("input, textarea, select, [contenteditable]");
   if (event.key === "/" && !typing && !dialog.open && !event.ctrlKey && !event.metaKey && !event.altKey) {

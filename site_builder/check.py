@@ -325,6 +325,10 @@ def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     for case in entry.cases:
         if case.quote:
             items.append((case.quote, case.where.line, f"case {case.id}: quote"))
+        for c in case.checks:
+            tex = markdown.printed_math(c.printed)
+            if tex:
+                items.append((f"${tex}$", c.where.line, f"case {case.id}: printed"))
     return items
 
 

@@ -82,6 +82,7 @@ def _compute(args) -> int:
     from .load import load_file, entry_files
     from .runtime.calculator import Calculator, json_safe
     from .runtime.domain import DomainError
+    from .runtime.numbers import NBSP
 
     problems = Problems()
     wanted = args.entry.lstrip("e")
@@ -114,7 +115,8 @@ def _compute(args) -> int:
     print(f"{entry.label} · {entry.title}")
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
-        print(f"  {o.label:<{width}}  {result['outputs'][o.name]['text']}")
+        text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
+        print(f"  {o.label:<{width}}  {text}")
     return 0
 
 

@@ -7,6 +7,7 @@ Raw HTML in Markdown is off: an entry cannot inject markup.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
@@ -69,3 +70,27 @@ def render(text: str, math: dict[Fragment, str]) -> str:
     """HTML for ``text``; ``math`` maps each fragment to its typeset HTML."""
     md = _parser()
     return md.renderer.render(list(_tokens(text)), md.options, {"math": math})
+
+
+# ----------------------------------------------------------------------------- printed values
+# A case's printed value is the book's text, bits of TeX included.
+
+_TEX_WORDS = {r"\times": "×", r"\cdot": "·", r"\approx": "≈", r"\%": "%", r"{,}": ",", r"\,": "\u2009",
+              r"\sim": "~", r"\le": "≤", r"\ge": "≥", r"\infty": "∞", r"\pm": "±", "~": "\u00a0"}
+_SUPERSCRIPTS = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
+
+
+def printed_text(text: str) -> str:
+    """A printed value's bits of TeX as plain text: '1.56\\times10^{23}' -> '1.56×10²³'."""
+    for tex, plain in _TEX_WORDS.items():
+        text = text.replace(tex, plain)
+    text = re.sub(r"\^\{([-+0-9]+)\}|\^([-+]?[0-9])", lambda m: (m[1] or m[2]).translate(_SUPERSCRIPTS), text)
+    text = re.sub(r"\\(?:text|mathrm)\{([^}]*)\}", r"\1", text)
+    return text.replace("\\(", "").replace("\\)", "").strip()
+
+
+def printed_math(text: str) -> str | None:
+    """The TeX of a printed value that plain text cannot show (a root, a fraction, a fractional power), else None."""
+    if not re.search(r"[\\^_{}]", printed_text(text)):
+        return None
+    return text.strip().removeprefix("\\(").removesuffix("\\)").strip()

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import markdown
 from .assets import Assets
@@ -48,19 +48,6 @@ def environment() -> Environment:
     return env
 
 
-_TEX_WORDS = {r"\times": "×", r"\cdot": "·", r"\approx": "≈", r"\%": "%", r"{,}": ",", r"\,": "\u2009",
-              r"\sim": "~", r"\le": "≤", r"\ge": "≥", r"\infty": "∞", r"\pm": "±", "~": "\u00a0"}
-_SUPERSCRIPTS = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
-
-
-def printed_text(text: str) -> str:
-    for tex, plain in _TEX_WORDS.items():
-        text = text.replace(tex, plain)
-    text = re.sub(r"\^\{([-+0-9]+)\}|\^([-+]?[0-9])", lambda m: (m[1] or m[2]).translate(_SUPERSCRIPTS), text)
-    text = re.sub(r"\\(?:text|mathrm)\{([^}]*)\}", r"\1", text)
-    return text.replace("\\(", "").replace("\\)", "").strip()
-
-
 def script_json(value) -> Markup:
     """JSON safe inside <script type="application/json">: no '<', '>' or '&' can end the element."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
@@ -86,9 +73,17 @@ class Renderer:
         return Markup(self.math[(symbol.strip(), False)]) if symbol.strip() else Markup("")
 
     @staticmethod
-    def printed(text: str) -> str:
-        """A printed value's bits of TeX as plain text: '1.56\\times10^{23}' -> '1.56×10²³'."""
-        return printed_text(text)
+    def source(text: str) -> str:
+        """Where in the book a case is printed, for readers: the seed file's name gives way to its part's."""
+        return re.sub(r"^[0-9]{3}_[0-9a-f]+\.txt \(([^)]*)\)", r"\1", text)
+
+    def printed(self, text: str) -> str:
+        """A printed value as plain text ('1.56\\times10^{23}' -> '1.56×10²³'), typeset where it needs math."""
+        tex = markdown.printed_math(text)
+        if tex:
+            return Markup(self.math[(tex, False)])
+        # A long number may break after a digit group's comma on a narrow screen, nowhere else.
+        return Markup(re.sub(r"(?<=\d),(?=\d{3})", ",<wbr>", str(escape(markdown.printed_text(text)))))
 
     def _page(self, template: str, **context) -> str:
         return self.env.get_template(template).render(assets=self.assets, r=self, **context)
@@ -96,7 +91,7 @@ class Renderer:
     def index(self) -> str:
         parts = [(numeral, title, [e for e in self.entries if e.in_bank and e.part == numeral])
                  for numeral, title in PART_TITLES.items()]
-        toolkit = [e for e in self.entries if not e.in_bank]
+        toolkit = sorted((e for e in self.entries if not e.in_bank), key=lambda e: (e.chapter, e.title.lower()))
         return self._page("index.html", parts=parts, toolkit=toolkit, count=sum(e.in_bank for e in self.entries))
 
     def synthesis(self, prompts, intro: str) -> str:
@@ -183,7 +178,9 @@ class Renderer:
         related = [self.by_key[str(k)] for k in entry.related if str(k) in self.by_key]
         cited_by = [e for e in self.entries if entry.id in e.related and e.key not in {r.key for r in related}]
         feeds = self.feeds(entry, defaults)
-        spec = {**entry.spec(), "meta": meta, "sweeps": extras["sweeps"],
+        # The page draws its first charts from these; their table is already in the HTML.
+        sweeps = [{k: v for k, v in sweep.items() if k != "text"} for sweep in extras["sweeps"]]
+        spec = {**entry.spec(), "meta": meta, "sweeps": sweeps,
                 "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
                 "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
                 "protocol": entry.protocol}

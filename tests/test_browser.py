@@ -22,11 +22,11 @@ def open_entry(page, server, path):
 
 def test_entry_35_recomputes_in_pyodide(page, server):
     open_entry(page, server, "/35/")
-    assert page.text_content("#out-total") == "1.342 GB"  # the build's result for the defaults
+    assert page.text_content("#out-total") == "1.342\u00a0GB"  # the build's result for the defaults
     page.fill("#in-s", "8192")
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0GB'")
     page.fill("#in-B", "1k")  # count suffixes are read by the same Python
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 TB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0TB'")
     assert "ready" == page.get_attribute("#py-status", "data-state")
     assert page.problems == []
 
@@ -35,11 +35,11 @@ def test_bad_input_shows_a_message_and_marks_results_stale(page, server):
     open_entry(page, server, "/35/")
     page.fill("#in-L", "0")
     page.wait_for_selector("#err-L:not([hidden])")
-    assert page.text_content("#err-L") == "'0' is outside; expected a whole number in [1, ∞)"
+    assert page.text_content("#err-L") == "'0' is out of range; expected a whole number in [1, ∞)"
     assert "stale" in page.get_attribute("#outputs", "class")
-    assert page.text_content("#out-total") == "1.342 GB"  # the last valid result stays, never NaN
+    assert page.text_content("#out-total") == "1.342\u00a0GB"  # the last valid result stays, never NaN
     page.fill("#in-L", "40")
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '671.1 MB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '671.1\u00a0MB'")
     assert page.is_hidden("#err-L")
     assert "stale" not in page.get_attribute("#outputs", "class")
     assert page.problems == []
@@ -49,9 +49,27 @@ def test_results_are_in_the_page_with_javascript_off(browser, server):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(server.url + "/35/")
-    assert page.text_content("#out-total") == "1.342 GB"
+    assert page.text_content("#out-total") == "1.342\u00a0GB"
     assert page.locator(".katex").count() > 0
     context.close()
+
+
+def test_no_page_is_wider_than_a_phone(browser, server, site):
+    """At 390 px nothing pushes the page sideways (wide tables scroll inside themselves)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    wide = []
+    for path in sorted(site.rglob("index.html")):
+        html = path.read_text()
+        if 'http-equiv="refresh"' in html:
+            continue  # an alias, redirecting
+        folder = path.parent.relative_to(site).as_posix()
+        page.goto(server.url + ("/" if folder == "." else f"/{folder}/"))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide.append((path.parent.name, width))
+    context.close()
+    assert wide == []
 
 
 def _boots(browser, site, tmp_path, missing=(), far=False):
@@ -69,7 +87,7 @@ def _boots(browser, site, tmp_path, missing=(), far=False):
     with BenchServer(copy, Link(latency_s=0.05)) if far else SiteServer(copy) as running:
         open_entry(page, running, "/35/")
         page.fill("#in-s", "8192")
-        page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
+        page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0GB'")
         way = page.evaluate("document.documentElement.dataset.stdlib")
     context.close()
     return way

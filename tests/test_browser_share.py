@@ -29,7 +29,7 @@ def output(page, name):
 def test_a_prefilled_link_computes_the_linked_values(page, server):
     open_entry(page, server, "/35/?L=40&s=16k")
     assert page.input_value("#in-L") == "40" and page.input_value("#in-s") == "16k"
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.621 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.621\u00a0GB'")
     assert "stale" not in page.get_attribute("#outputs", "class")
     assert page.problems == []
 
@@ -41,14 +41,14 @@ def test_copy_link_round_trips(browser, server):
     open_entry(page, server, "/35/")
     page.fill("#in-B", "8")
     page.fill("#in-beta", "1")
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '5.369 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '5.369\u00a0GB'")
     page.click("#copy-link")
     page.wait_for_function("() => document.getElementById('copy-feedback').textContent === 'Link copied.'")
     link = page.evaluate("navigator.clipboard.readText()")
     assert link == f"{server.url}/35/?B=8&beta=1"
     other = context.new_page()
     open_entry(other, server, link.removeprefix(server.url))
-    other.wait_for_function("() => document.getElementById('out-total').textContent === '5.369 GB'")
+    other.wait_for_function("() => document.getElementById('out-total').textContent === '5.369\u00a0GB'")
     context.close()
 
 
@@ -65,7 +65,7 @@ def test_hostile_parameters_are_inert_and_noticed(page, server, payload):
     assert page.locator("#notice *:not(p)").count() == 0
     assert page.locator("main img, main svg[onload], main script:not(#entry-spec)").count() == 0
     assert page.locator("[onerror], [onload], [onclick]").count() == 0
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '1.342 GB'")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '1.342\u00a0GB'")
     assert page.problems == []
 
 
@@ -94,9 +94,9 @@ def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser,
         card.wait_for_function("() => document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
         assert card.evaluate("document.documentElement.classList.contains('embed')")
         assert not card.is_visible("header.site") and not card.is_visible("#cases")
-        card.wait_for_function("() => document.getElementById('out-total').textContent === '2.684 GB'")
+        card.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0GB'")
         frame.locator("#in-B").fill("2")
-        card.wait_for_function("() => document.getElementById('out-total').textContent === '5.369 GB'")
+        card.wait_for_function("() => document.getElementById('out-total').textContent === '5.369\u00a0GB'")
         page.close()
     finally:
         slides.shutdown()
@@ -115,6 +115,20 @@ def test_search_finds_entries_by_symbol_title_and_chapter(page, server, query, e
     page.wait_for_url(server.url + expected)
 
 
+@pytest.mark.parametrize("query", ["chapter 12", "Ch. 12"])
+def test_a_chapter_search_lists_that_chapters_entries_only(page, server, bank, query):
+    entries, _ = bank
+    expected = sorted(e.url for e in entries if str(e.chapter) == "12")
+    page.goto(server.url + "/")
+    page.keyboard.press("/")
+    page.wait_for_selector("#search-dialog[open]")
+    page.keyboard.type(query)
+    page.wait_for_selector("#search-results a")
+    assert sorted(page.eval_on_selector_all("#search-results a", "links => links.map((a) => a.getAttribute('href'))")) == expected
+    page.click("#search-close")  # a touch screen has no Esc
+    assert not page.evaluate("document.getElementById('search-dialog').open")
+
+
 def _offline_ready(page):
     page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS)
 
@@ -129,6 +143,8 @@ def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browse
     open_entry(fresh, server, "/19/")
     fresh.fill("#in-M", "8")
     fresh.wait_for_function("() => document.getElementById('out-bubble').textContent === '7/15'")
+    fresh.goto(server.url + "/no-such-page/")  # offline, the site's own page, not the browser's error
+    assert fresh.text_content("h1") == "No such page"
     context.close()
 
 

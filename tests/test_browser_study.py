@@ -70,22 +70,22 @@ def test_a_protocol_reproduction_recorded_today_counts_once(browser, server):
 def test_a_feeds_into_link_opens_the_other_entry_with_the_value_filled(page, server):
     open_entry(page, server, "/1/")
     page.fill("#in-N", "7B")
-    page.wait_for_function("() => document.querySelector('#feed-0').href.includes('N=7000000000')")
+    page.wait_for_function("() => document.querySelector('#feed-0').href.includes('N=7B')")
     href = page.get_attribute("#feed-0", "href")
     page.click("#feed-0")
     page.wait_for_url(re.compile(r"/50/\?"))
     page.wait_for_function("() => document.documentElement.dataset.python === 'ready'")
-    assert page.input_value("#in-N") == "7000000000"
+    assert page.input_value("#in-N") == "7B"  # as a reader types it, like the page's own links
     assert "/50/" in href
 
 
 def test_switching_gb_to_gib_changes_the_number_by_the_exact_factor(page, server):
     open_entry(page, server, "/35/?s=16384")  # 327,680 B a token x 16,384 tokens = 5 x 2^30 bytes
     page.select_option("#units-bytes", "GB")
-    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith(' GB')")
+    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith('\u00a0GB')")
     gb = float(page.text_content("#out-total").split()[0])
     page.select_option("#units-bytes", "GiB")
-    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith(' GiB')")
+    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith('\u00a0GiB')")
     gib = float(page.text_content("#out-total").split()[0])
     assert gib == 5.0 and gb == 5.369
     assert gb / gib == pytest.approx(2**30 / 10**9, abs=5e-4)

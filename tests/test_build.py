@@ -123,3 +123,43 @@ def test_the_service_worker_precaches_every_page_and_pyodide_but_not_the_far_pag
     assert {"/" + pyodide, "/" + stdlib} <= listed
     assert not [url for url in listed if url.endswith(".xz") or url.startswith("/snapshot/")]
     assert list(site.glob("pyodide/*/*.xz")) and list(site.glob("snapshot/*/*.snapshot"))
+
+
+class ReaderText(HTMLParser):
+    """The text a reader sees: not code, scripts, or the TeX that MathML keeps for screen readers."""
+    HIDDEN = {"code", "pre", "script", "style", "math", "svg", "template"}
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.depth, self.parts = 0, []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += tag in self.HIDDEN
+
+    def handle_endtag(self, tag):
+        self.depth -= tag in self.HIDDEN
+
+    def handle_data(self, data):
+        if not self.depth:
+            self.parts.append(data)
+
+
+def test_no_raw_tex_or_seed_file_name_reaches_the_reader(site):
+    for path in site.rglob("index.html"):
+        text = " ".join(ReaderText(path.read_text()).parts)
+        raw_tex = re.findall(r".{0,30}(?:\\[A-Za-z]+|\\[()\[\]]|\^\{).{0,20}", text)
+        assert not raw_tex, (path, raw_tex)
+        assert not re.findall(r"\b\d{3}_[0-9a-f]{16}\.txt", text), path
+
+
+def test_a_charts_table_lists_its_points_in_order(site, bank):
+    _, calculators = bank
+    calc = calculators["35"]
+    sweep = calc.sweep({}, calc.plots[0])
+    html = (site / "35" / "index.html").read_text()
+    table = html.split('class="plot-data"', 1)[1].split("</table>", 1)[0]
+    rows = [re.findall(r"<td>(.*?)</td>", row) for row in re.findall(r"<tr><td>.*?</tr>", table)]
+    name = calc.plots[0]["y"][0]
+    assert rows == [[str(escape(x)), str(escape(y))] for x, y in zip(sweep["text"]["x"], sweep["text"]["y"][name])]
+    assert len({y for _, y in rows}) == len(rows), "each row shows its own point"

@@ -29,7 +29,7 @@ def test_compute_prints_a_readable_table(capsys):
 
 def test_an_input_outside_its_domain_exits_2_naming_it(capsys):
     assert main(["compute", "35", "L=0"]) == 2
-    assert capsys.readouterr().err.strip() == "entry 35: L: '0' is outside; expected a whole number in [1, ∞)"
+    assert capsys.readouterr().err.strip() == "entry 35: L: '0' is out of range; expected a whole number in [1, ∞)"
 
 
 def test_unknown_inputs_and_entries_exit_2(capsys):

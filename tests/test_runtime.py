@@ -36,13 +36,17 @@ def test_reads_lists_in_every_usual_spelling():
 
 
 @pytest.mark.parametrize("value,fmt,unit,text", [
-    (5.88e23, "sig:3", "FLOP", "5.88 × 10²³ FLOP"), (1049600, "int", "", "1,049,600"),
-    (0.875, "percent:1", "", "87.5%"), (1342177280, "si:4", "B", "1.342 GB"), (7 / 39, "fraction", "", "7/39"),
-    (0.42525, "sig:3", "", "0.425"), (2.7e-5, "sig:2", "", "2.7 × 10⁻⁵"), (True, "bool", "", "yes"),
-    ([0, 0.2], "sig:3", "", "(0, 0.2)"), (float("inf"), "sig:3", "", "∞"), (12.0, "sig:3", "steps", "12 steps"),
+    (5.88e23, "sig:3", "FLOP", "5.88~×~10²³~FLOP"), (1049600, "int", "", "1,049,600"),
+    (0.875, "percent:1", "", "87.5%"), (1342177280, "si:4", "B", "1.342~GB"), (7 / 39, "fraction", "", "7/39"),
+    (0.42525, "sig:3", "", "0.425"), (2.7e-5, "sig:2", "", "2.7~×~10⁻⁵"), (True, "bool", "", "yes"),
+    ([0, 0.2], "sig:3", "", "(0, 0.2)"), (float("inf"), "sig:3", "", "∞"), (12.0, "sig:3", "steps", "12~steps"),
+    (0.0, "sci:2", "FLOP", "0~FLOP"), ([6.3e24], "sig:2", "FLOP", "6.3~×~10²⁴~FLOP"), ([], "sig:2", "tokens", "none"),
+    ([3e12, 1.2e13], "sig:2", "tokens", "(3~×~10¹², 1.2~×~10¹³)~tokens"),
+    (1, "int", "micro-batches", "1~micro-batch"), (1.0, "sig:3", "time units", "1~time unit"), (1, "int", "s", "1~s"),
 ])
 def test_writes_values_for_readers(value, fmt, unit, text):
-    assert format_value(value, fmt, unit) == text
+    """Within one value the spaces are no-break (~ here), so a line breaks only between values."""
+    assert format_value(value, fmt, unit) == text.replace("~", "\u00a0")
 
 
 def test_defaults_are_written_as_a_reader_would_type_them():
@@ -59,15 +63,19 @@ def test_intervals_parse_print_and_contain():
 
 
 @pytest.mark.parametrize("spec,raw,message", [
-    ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "0", "L: '0' is outside; expected a whole number in [1, ∞)"),
+    ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "0", "L: '0' is out of range; expected a whole number in [1, ∞)"),
     ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "1.5", "L: '1.5' is not whole; expected a whole number in [1, ∞)"),
     ({"name": "p", "domain": "[0, 1]"}, "abc", "p: 'abc' is not a number; expected a number in [0, 1]"),
     ({"name": "p", "domain": "[0, 1]"}, "1e400", "p: '1e400' is too large for a float; expected a number in [0, 1]"),
     ({"name": "p", "domain": "[0, 1]"}, "", "p: empty; expected a number in [0, 1]"),
     ({"name": "q", "type": "list", "domain": "[0, 1]", "length": "[2, 8]", "sum": 1}, "0.5, 0.6",
-     "q: sums to 1.1; expected a list of length in [2, 8] numbers in [0, 1] summing to 1"),
+     "q: sums to 1.1; expected a list of 2 to 8 numbers in [0, 1] summing to 1, separated by commas"),
     ({"name": "q", "type": "list", "domain": "[0, 1]", "length": "[2, 8]"}, "0.5",
-     "q: has 1 elements; expected a list of length in [2, 8] numbers in [0, 1]"),
+     "q: has 1 element; expected a list of 2 to 8 numbers in [0, 1], separated by commas"),
+    ({"name": "z", "type": "list"}, "x", "z: 'x' is not a number; expected a list of one or more numbers, separated by commas"),
+    ({"name": "s", "type": "integer", "domain": "[1, inf)"}, "32K",
+     "s: '32K' is ambiguous: write 32k for thousands, or the number in full; expected a whole number in [1, ∞)"),
+    ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "1e30", "L: '1e30' is too large: whole numbers here go up to 10¹⁸"),
     ({"name": "m", "type": "choice", "choices": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}, "c",
      "m: 'c' is not allowed; expected one of a, b"),
 ])

@@ -33,20 +33,20 @@ def test_gigabytes_and_gibibytes_differ_by_the_exact_factor(value):
 
 
 def test_flops_in_pflops_days_scientific_or_in_full():
-    assert units.write(8.64e19, "sig:3", "FLOP", "pfsd") == "1 PFLOP/s-days"
-    assert units.write(5.88e23, "sig:3", "FLOP", "plain") == "588,000,000,000,000,000,000,000 FLOP"
-    assert units.write(5.88e23, "sig:3", "FLOP", "sci") == "5.88 × 10²³ FLOP"
+    assert units.write(8.64e19, "sig:3", "FLOP", "pfsd") == "1\u00a0PFLOP/s-days"
+    assert units.write(5.88e23, "sig:3", "FLOP", "plain") == "588,000,000,000,000,000,000,000\u00a0FLOP"
+    assert units.write(5.88e23, "sig:3", "FLOP", "sci") == "5.88\u00a0×\u00a010²³\u00a0FLOP"
 
 
 def test_counts_with_suffixes():
-    assert units.write(70e9, "sig:3", "parameters", "suffix") == "70B parameters"
-    assert units.write(1.4e12, "sig:3", "tokens", "suffix") == "1.4T tokens"
+    assert units.write(70e9, "sig:3", "parameters", "suffix") == "70B\u00a0parameters"
+    assert units.write(1.4e12, "sig:3", "tokens", "suffix") == "1.4T\u00a0tokens"
 
 
 def test_a_unit_choice_reaches_every_output_of_its_family():
     calc = CALCULATORS["35"]
-    assert calc.run({}, {"bytes": "GiB"})["outputs"]["total"]["text"] == "1.25 GiB"
-    assert calc.run({}, {"bytes": "GB"})["outputs"]["total"]["text"] == "1.342 GB"
+    assert calc.run({}, {"bytes": "GiB"})["outputs"]["total"]["text"] == "1.25\u00a0GiB"
+    assert calc.run({}, {"bytes": "GB"})["outputs"]["total"]["text"] == "1.342\u00a0GB"
 
 
 def test_elasticity_of_training_cost_in_parameters_is_one():

@@ -186,6 +186,11 @@ class Calculator:
                 y = result[name] if result else None
                 ok = isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y)
                 points["y"][name].append(float(y) if ok else None)
+        # The same points as the reader reads numbers elsewhere, for the chart's table.
+        outputs = {o["name"]: o for o in self.outputs}
+        points["text"] = {"x": [write_input(float(f"{x:.3g}")) for x in points["x"]],  # to three figures
+                          "y": {name: ["—" if y is None else self.write(outputs[name], y) for y in ys]
+                                for name, ys in points["y"].items()}}
         current = values[plot["x"]]
         points["current"] = {"x": current, "y": {name: self._scalar(self._try(values), name) for name in plot["y"]}}
         return points
@@ -295,6 +300,9 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     if accessed and calc.meta:
         result["share"] = calc.citation(raw, result, accessed)
+    # Every value as a reader would type it, for links that carry values into another entry.
+    values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
+    result["typed"] = {name: write_input(v) for name, v in values.items()}
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 

@@ -111,10 +111,12 @@ class Domain:
             return "one of " + ", ".join(str(c) for c in self.choices)
         if self.kind == "list":
             each = "whole numbers" if self.integer_elements else "numbers"
-            text = f"a list of {_length(self.length)} {each} in {self.interval}"
+            text = f"a list of {_length(self.length)} {each}"
+            if self.interval.lo > -math.inf or self.interval.hi < math.inf:
+                text += f" in {self.interval}"
             if self.total is not None:
                 text += f" summing to {_show(self.total)}"
-            return text
+            return text + ", separated by commas"
         return f"{'a whole number' if self.kind == 'integer' else 'a number'} in {self.interval}"
 
     def read(self, raw):
@@ -133,7 +135,7 @@ class Domain:
         if self.kind == "list":
             values = _exact_list(raw)
             if len(values) not in self.length:
-                raise DomainError(self.name, f"has {len(values)} elements; expected {self.describe()}")
+                raise DomainError(self.name, f"has {len(values)} element{'s' * (len(values) != 1)}; expected {self.describe()}")
             out = [self._scalar(v, raw, self.integer_elements) for v in values]
             if self.total is not None and abs(math.fsum(out) - self.total) > SUM_TOLERANCE:
                 raise DomainError(self.name, f"sums to {math.fsum(out):.12g}; expected {self.describe()}")
@@ -144,7 +146,7 @@ class Domain:
         if integer and value.denominator != 1:
             raise DomainError(self.name, f"{_quote(raw)} is not whole; expected {self.describe()}")
         if integer and abs(value) > LARGEST_WHOLE:
-            raise DomainError(self.name, f"{_quote(raw)} is too large: whole numbers go up to 10¹⁸; expected {self.describe()}")
+            raise DomainError(self.name, f"{_quote(raw)} is too large: whole numbers here go up to 10¹⁸")
         try:
             number = int(value) if integer else float(value)
         except OverflowError:
@@ -152,14 +154,19 @@ class Domain:
         if not integer and (math.isinf(number) or (number == 0 and value != 0)):
             raise DomainError(self.name, f"{_quote(raw)} is too {'large' if number else 'small'} for a float; expected {self.describe()}")
         if number not in self.interval:
-            raise DomainError(self.name, f"{_quote(raw)} is outside; expected {self.describe()}")
+            raise DomainError(self.name, f"{_quote(raw)} is out of range; expected {self.describe()}")
         return number
 
 
 def _length(interval: Interval) -> str:
-    if interval.lo_closed and interval.hi_closed and interval.lo == interval.hi:
-        return _show(interval.lo)
-    return f"length in {interval}"
+    """How many elements, in words: '3', 'one or more', '2 to 8'."""
+    lo = interval.lo if interval.lo_closed or math.isinf(interval.lo) else math.floor(interval.lo) + 1
+    hi = interval.hi if interval.hi_closed or math.isinf(interval.hi) else math.ceil(interval.hi) - 1
+    if lo == hi:
+        return _show(lo)
+    if math.isinf(hi):
+        return "one or more" if lo <= 1 else f"{_show(lo)} or more"
+    return f"{_show(lo)} to {_show(hi)}"
 
 
 def _quote(raw) -> str:

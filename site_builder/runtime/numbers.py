@@ -15,6 +15,9 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
+# Between a number's parts and before its unit, so that a line never breaks inside one value.
+NBSP = "\u00a0"
+
 SUFFIXES = {"k": 3, "M": 6, "B": 9, "T": 12}
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
@@ -58,6 +61,8 @@ def read_exact(text: str) -> Fraction:
             raise NumberError(f"{text!r} divides by zero")
         return _sign(m["sign"]) * Fraction(int(m["num"]), den)
     m = _NUMBER.fullmatch(s)
+    if not m and _NUMBER.fullmatch(s[:-1]) and s.endswith("K"):  # 32K: a thousand, or 2¹⁰ as in "32K context"?
+        raise NumberError(f"{text!r} is ambiguous: write {s[:-1]}k for thousands, or the number in full")
     if not m:
         raise NumberError(f"{text!r} is not a number")
     exp = m["exp"] or m["texexp"] or (m["supexp"] or "").translate(_SUPERSCRIPT) or "0"
@@ -120,8 +125,10 @@ def _strip_zeros(text: str) -> str:
 
 
 def _scientific(x: float, n: int) -> str:
+    if x == 0:
+        return "0"
     mantissa, exp = f"{x:.{max(n - 1, 0)}e}".split("e")
-    return f"{_strip_zeros(mantissa)} × 10{_superscript(int(exp))}"
+    return f"{_strip_zeros(mantissa)}{NBSP}×{NBSP}10{_superscript(int(exp))}"
 
 
 def _significant(x: float, n: int) -> str:
@@ -177,22 +184,31 @@ def format_number(value, fmt: str) -> str:
     if kind == "si":
         for exp, prefix in _SI:
             if abs(x) >= 10**exp * (1 - 0.5 * 10 ** (1 - n)):
-                return f"{_significant(x / 10**exp, n)} {prefix}"
-        return _significant(x, n) + " "
+                return f"{_significant(x / 10**exp, n)}{NBSP}{prefix}"
+        return _significant(x, n) + NBSP
     return _significant(x, n)
 
 
+def listed(texts: list[str]) -> str:
+    """Several values in parentheses; one value as it is; no value as "none"."""
+    if len(texts) == 1:
+        return texts[0]
+    return "(" + ", ".join(texts) + ")" if texts else "none"
+
+
 def format_value(value, fmt: str, unit: str = "") -> str:
-    """A value with its unit: a scalar as ``format_number``, a list element-wise in parentheses."""
+    """A value with its unit: a scalar as ``format_number``, a list element-wise (see ``listed``)."""
     if isinstance(value, (list, tuple)):
-        if fmt.split(":")[0] == "si":
-            return "(" + ", ".join(format_value(v, fmt, unit) for v in value) + ")"
-        text = "(" + ", ".join(format_number(v, fmt) for v in value) + ")"
+        if fmt.split(":")[0] == "si" or not value:
+            return listed([format_value(v, fmt, unit) for v in value])
+        text = listed([format_number(v, fmt) for v in value])
     else:
         text = format_number(value, fmt)
+        if text == "1" and unit.endswith("s") and len(unit) > 2 and "/" not in unit:  # 1 token, 1 bit
+            unit = unit[:-2] if unit.endswith(("ches", "shes", "sses", "xes")) else unit[:-1]
     if fmt.split(":")[0] == "si":
         return (text + unit).strip()
-    return f"{text} {unit}" if unit else text
+    return f"{text}{NBSP}{unit}" if unit else text
 
 
 def write_input(value) -> str:

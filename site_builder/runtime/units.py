@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from .numbers import format_number, format_value
+from .numbers import NBSP, format_number, format_value, listed
 
 # dimension: exponents of the base quantities a mix-up could confuse.
 BYTES = {"bytes": 1}
@@ -104,20 +104,20 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
     if not choice or choice not in CHOICES.get(fam, {}) or isinstance(value, (bool, str)):
         return format_value(value, fmt, unit)
     if isinstance(value, (list, tuple)):
-        return "(" + ", ".join(write(v, fmt, unit, choice) for v in value) + ")"
+        return listed([write(v, fmt, unit, choice) for v in value])
     n = _digits(fmt)
     x = float(value)
     if choice in SCALED:
         factor, label = SCALED[choice]
-        return f"{format_number(x / factor, f'sig:{n}')} {label}"
+        return f"{format_number(x / factor, f'sig:{n}')}{NBSP}{label}"
     if fam in ("bytes", "byte-rate", "flop-rate") and choice == "auto":
         return format_value(x, f"si:{n}", unit)
     if choice == "plain" or choice == "bytes":
-        return f"{plain_integer(x)} {unit}".strip()
+        return f"{plain_integer(x)}{NBSP}{unit}" if unit else plain_integer(x)
     if choice == "sci":
-        return f"{format_number(x, f'sci:{n}')} {unit}".strip()
+        return f"{format_number(x, f'sci:{n}')}{NBSP}{unit}" if unit else format_number(x, f"sci:{n}")
     if fam == "count":  # suffix
         for step, suffix in SUFFIX_STEPS:
             if abs(x) >= step:
-                return f"{format_number(x / step, f'sig:{n}')}{suffix} {unit}".strip()
+                return f"{format_number(x / step, f'sig:{n}')}{suffix}{NBSP}{unit}" if unit else f"{format_number(x / step, f'sig:{n}')}{suffix}"
     return format_value(value, fmt, unit)
