@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.texmath import texmath_plugin
 
@@ -25,7 +26,41 @@ def _parser() -> MarkdownIt:
     md.use(texmath_plugin, delimiters="brackets")
     for kind, display in _MATH.items():
         md.add_render_rule(kind, _math_rule(display))
+    md.core.ruler.push("entry_links", _entry_links)
     return md
+
+
+_ENTRY = re.compile(r"\b([Ee]ntry ([1-9][0-9]?))\b")
+
+
+def _entry_links(state) -> None:
+    """"entry 21" in a text becomes a link to /21/, for the bank's 50 entries (not inside a link)."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children, inside = [], 0
+        for t in block.children:
+            inside += {"link_open": 1, "link_close": -1}.get(t.type, 0)
+            if t.type != "text" or inside or not _ENTRY.search(t.content):
+                children.append(t)
+                continue
+            at = 0
+            for m in _ENTRY.finditer(t.content):
+                if int(m[2]) > 50:
+                    continue
+                children.append(_text(t.content[at:m.start()]))
+                link = Token("link_open", "a", 1)
+                link.attrs = {"href": f"/{m[2]}/"}
+                children += [link, _text(m[1]), Token("link_close", "a", -1)]
+                at = m.end()
+            children.append(_text(t.content[at:]))
+        block.children = children
+
+
+def _text(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
 
 
 def _math_rule(display: bool):

@@ -163,3 +163,9 @@ def test_a_charts_table_lists_its_points_in_order(site, bank):
     name = calc.plots[0]["y"][0]
     assert rows == [[str(escape(x)), str(escape(y))] for x, y in zip(sweep["text"]["x"], sweep["text"]["y"][name])]
     assert len({y for _, y in rows}) == len(rows), "each row shows its own point"
+
+
+def test_entry_numbers_in_text_link_to_their_entry():
+    html = markdown.render("see entry 21 and *Entry 3*; [entry 4](/x/) and entry 99 stay as they are", {})
+    assert '<a href="/21/">entry 21</a>' in html and '<a href="/3/">Entry 3</a>' in html
+    assert html.count("<a ") == 3, html  # the two, and the link that was there
