@@ -96,6 +96,8 @@ class Calculator:
         self.outputs = list(spec["outputs"])
         self.plots = list(spec.get("plots", []))
         self.meta = spec.get("meta")
+        # The values that "feeds into" links carry to other entries (the page's spec lists them).
+        self.fed = sorted({name for feed in spec.get("feeds", []) for name in feed["inputs"].values()})
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
         self._default_sweeps: dict = {}
@@ -300,9 +302,9 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     if accessed and calc.meta:
         result["share"] = calc.citation(raw, result, accessed)
-    # Every value as a reader would type it, for links that carry values into another entry.
+    # The values that links carry into other entries, as a reader would type them.
     values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
-    result["typed"] = {name: write_input(v) for name, v in values.items()}
+    result["typed"] = {name: write_input(values[name]) for name in calc.fed}
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 
