@@ -204,11 +204,18 @@ def format_value(value, fmt: str, unit: str = "") -> str:
         text = listed([format_number(v, fmt) for v in value])
     else:
         text = format_number(value, fmt)
-        if text == "1" and unit.endswith("s") and len(unit) > 2 and "/" not in unit:  # 1 token, 1 bit
-            unit = unit[:-2] if unit.endswith(("ches", "shes", "sses", "xes")) else unit[:-1]
     if fmt.split(":")[0] == "si":
         return (text + unit).strip()
-    return f"{text}{NBSP}{unit}" if unit else text
+    return with_unit(text, unit)
+
+
+def with_unit(text: str, unit: str) -> str:
+    """A written number and its unit, never broken apart: ``1.5 tokens``, ``1 token``."""
+    if not unit:
+        return text
+    if text == "1" and unit.endswith("s") and len(unit) > 2 and "/" not in unit:
+        unit = unit[:-2] if unit.endswith(("ches", "shes", "sses", "xes")) else unit[:-1]
+    return f"{text}{NBSP}{unit}"
 
 
 def write_input(value) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from .numbers import NBSP, format_number, format_value, listed
+from .numbers import format_number, format_value, listed, with_unit
 
 # dimension: exponents of the base quantities a mix-up could confuse.
 BYTES = {"bytes": 1}
@@ -109,15 +109,15 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
     x = float(value)
     if choice in SCALED:
         factor, label = SCALED[choice]
-        return f"{format_number(x / factor, f'sig:{n}')}{NBSP}{label}"
+        return with_unit(format_number(x / factor, f"sig:{n}"), label)
     if fam in ("bytes", "byte-rate", "flop-rate") and choice == "auto":
         return format_value(x, f"si:{n}", unit)
     if choice == "plain" or choice == "bytes":
-        return f"{plain_integer(x)}{NBSP}{unit}" if unit else plain_integer(x)
+        return with_unit(plain_integer(x), unit)
     if choice == "sci":
-        return f"{format_number(x, f'sci:{n}')}{NBSP}{unit}" if unit else format_number(x, f"sci:{n}")
+        return with_unit(format_number(x, f"sci:{n}"), unit)
     if fam == "count":  # suffix
         for step, suffix in SUFFIX_STEPS:
             if abs(x) >= step:
-                return f"{format_number(x / step, f'sig:{n}')}{suffix}{NBSP}{unit}" if unit else f"{format_number(x / step, f'sig:{n}')}{suffix}"
+                return with_unit(format_number(x / step, f"sig:{n}") + suffix, unit)
     return format_value(value, fmt, unit)
