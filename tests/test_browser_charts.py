@@ -7,9 +7,10 @@ import re
 
 import pytest
 
+from tests.test_browser import PYTHON_READY_MS, open_entry
+
 
 pytestmark = pytest.mark.browser
-PYTHON_READY_MS = 120_000  # a ceiling for a loaded machine, as in test_browser.py
 
 # Per chart: how much of its canvas has ink, the name over its y axis, whether it has a legend,
 # and each axis's scale distribution, splits and labels (uPlot keeps the last drawn ones on the axis).
@@ -27,12 +28,6 @@ CHARTS = """() => [...document.querySelectorAll('.chart')].map((box) => {
 })"""
 ALL_DRAWN = "() => [...document.querySelectorAll('.chart')].every((box) => box.chart)"
 EXPONENT = re.compile(r"^-?\d+(\.\d+)?e-?\d+$")
-
-
-def open_entry(page, server, path):
-    page.goto(server.url + path)
-    page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
-    assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
 
 
 def chart_pages(site):
