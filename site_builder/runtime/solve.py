@@ -46,7 +46,7 @@ import time
 from decimal import Decimal
 
 from .domain import LARGEST_WHOLE, DomainError
-from .numbers import FORMAT, NumberError, format_number
+from .numbers import FORMAT, SUFFIXES, NumberError, format_number, write_input
 from . import units as unit_table
 
 SENSES = ("=", "<=", ">=")
@@ -86,7 +86,11 @@ def printed_tolerance(fmt: str, target: float) -> float:
 def typed(value, integer: bool) -> str:
     """A solved value as a reader would type it: ``244,140``, ``0.9``, ``1.4e12``."""
     if integer:
-        return f"{int(value):,}"
+        n = int(value)
+        short = write_input(n)   # 2T, 70B: as readers type large counts, when that is exact and short
+        if abs(n) >= 10**7 and short[-1:] in SUFFIXES and len(short.rstrip("kMBT").replace(".", "").lstrip("-")) <= 4:
+            return short
+        return f"{n:,}"
     x = float(value)
     if x.is_integer() and abs(x) < 1e6:
         return f"{int(x):,}"
@@ -183,6 +187,8 @@ class _Problem:
         except DomainError:
             self.current = values[free]
         self.values = values
+        if self._value_at(self.current) == "list":
+            raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
         self.target = self._read_target(target)
         self.tol = printed_tolerance(self.output.get("format", "sig:4"), self.target)
         self.cache: dict = {}
@@ -190,9 +196,7 @@ class _Problem:
         self.deadline = time.monotonic() + SECONDS
         self.late = False
         self.slowest = 0.0
-        probe = self._value_at(self.current)
-        if probe == "list":
-            raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
+        self.poles: list = []
 
     # ------------------------------------------------------------------ reading
     def _read_target(self, target) -> float:
@@ -360,8 +364,8 @@ class _Problem:
             turns = self._turns(samples)
         except _Spent:
             turns = []
-        known = {x for x, _ in samples} | {t for t in turns if self.cache.get(t) is not None}
-        samples = sorted((x, self.g(x)) for x in known)   # all cached: no evaluation
+        # every value computed so far (the grid, the turns' searches): no new evaluation
+        samples = sorted((x, self.g(x)) for x, y in self.cache.items() if y is not None)
         solutions, gaps = [], []
         try:
             solutions, gaps = self._crossings(samples)
@@ -403,19 +407,27 @@ class _Problem:
         return 1e-12 * max(1.0, abs(self.target))
 
     def _turns(self, samples) -> list:
-        """Where the sampled output changes direction, refined by golden-section search."""
+        """Where the sampled output changes direction, refined by golden-section search.  An
+        "extreme" that runs off without bound is a pole (the output jumps through infinity),
+        not a turn: it widens the range instead."""
         turns = []
         ys = [(x, self.y(x)) for x, _ in samples]
         ys = [(x, y) for x, y in ys if y is not None and math.isfinite(y)]
         for i in range(1, len(ys) - 1):
             (a, ya), (m, ym), (b, yb) = ys[i - 1], ys[i], ys[i + 1]
-            if (ym - ya) * (yb - ym) < 0 and abs(ym - ya) + abs(yb - ym) > 1e-12 * max(abs(ym), 1e-300):
+            scale = max(abs(ya), abs(ym), abs(yb))
+            if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-9 * scale:
                 if len(turns) >= 8:
                     break
                 try:
-                    turns.append(self._extremum(a, m, b, ym > ya))
+                    x = self._extremum(a, m, b, ym > ya)
                 except _Spent:
-                    turns.append(m)
+                    x = m
+                y = self.y(x) if x in self.cache else ym
+                if y is not None and abs(y - ym) > 100 * max(abs(ya - ym), abs(yb - ym)):
+                    self.poles.append((x, math.copysign(math.inf, y)))
+                    continue
+                turns.append(x)
         return turns
 
     def _extremum(self, a, m, b, peak: bool):
@@ -451,7 +463,7 @@ class _Problem:
                 d = ua + ratio * (ub - ua)
                 hd = h(d)
             xa, xb = from_u(ua), from_u(ub)
-            if (self.integer and xb - xa < 2) or abs(xb - xa) <= 1e-5 * max(abs(xa), abs(xb), 1e-300):
+            if (self.integer and xb - xa < 2) or abs(xb - xa) <= 1e-4 * max(abs(xa), abs(xb), 1e-300):
                 break
         low = min(seen.values())
         flat = [x for x, v in seen.items() if v - low <= self.tol * STOP]
@@ -487,6 +499,8 @@ class _Problem:
                     continue
             elif self._meets_g(ga) == self._meets_g(g):
                 continue
+            if any(a < pole < x for pole, _ in self.poles):
+                continue   # it jumps through infinity here: no crossing to refine
             found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
             if found is None:
                 continue
@@ -550,7 +564,6 @@ class _Problem:
         last = 0
         width = abs(ub - ua)
         stop = self.tol * STOP
-        tried = [(a, ga), (b, gb)]
         try:
             for step in range(100):
                 meet_x, meet_g = (xa, ga) if self._meets_g(ga) else (xb, gb)
@@ -579,7 +592,6 @@ class _Problem:
                 gx = self.g(x)
                 if gx is None:
                     return None
-                tried.append((x, gx))
                 if self.sense == "=" and self._sign(gx) == 0:
                     xa, ga = x, gx
                     break
@@ -595,21 +607,28 @@ class _Problem:
                     last = 1
         except _Spent:
             pass
-        return self._real_solution(xa, ga, xb, gb, tried)
+        return self._real_solution(xa, ga, xb, gb)
 
-    def _real_solution(self, xa, ga, xb, gb, tried):
+    def _real_solution(self, xa, ga, xb, gb):
         if self.sense == "=":
             best = xa if abs(ga) <= abs(gb) else xb
         else:
             best = xa if self._meets_g(ga) else xb
         g_best = ga if best == xa else gb
-        # the slope from the evaluation nearest the best one: how far the value may move
-        near = [(abs(x - best), x, g) for x, g in tried if x != best and math.isfinite(g)]
+        # the local slope, from one step of a ten-millionth: how far the input may move
         slope = 0.0
-        if near and math.isfinite(g_best):
-            _, xn, gn = min(near)
-            slope = (g_best - gn) / (best - xn)
+        if math.isfinite(g_best):
+            h = max(abs(best), 1e-300) * 1e-7
+            step = best + h if best + h in self.domain.interval else best - h
+            try:
+                g_step = self.g(step)
+            except _Spent:
+                g_step = None
+            if g_step is not None and math.isfinite(g_step) and step != best:
+                slope = (g_step - g_best) / (step - best)
         reach = 0.5 * self.tol / abs(slope) if slope else 0.0
+        if not slope and self.sense == "=":   # flat where it meets the target: try short values near
+            reach = 1e-3 * abs(best)
         if self.sense != "=":   # a jump: any value up to the bracket's width inside may do
             reach = max(reach, abs(xb - xa))
         if self.sense == "=":
@@ -627,7 +646,7 @@ class _Problem:
                 return self.meets(x) and self.close(x)
         candidates = []
         if reach:
-            candidates = [x for x in _shortest(*span) if x in self.domain.interval and x != best]
+            candidates = [x for x in _shortest(*span) if x in self.domain.interval]
         try:
             for x in candidates:
                 if check(x):
@@ -680,6 +699,8 @@ class _Problem:
                 low, high = (low, math.inf) if y2 > 0 else (-math.inf, high)
             elif exponent < -1e-3:   # it shrinks as a power: its limit there is 0
                 low, high = (min(low, 0.0), high) if y2 > 0 else (low, max(high, 0.0))
+        for _, pole in self.poles:
+            low, high = (low, math.inf) if pole > 0 else (-math.inf, high)
         return low, high
 
     def _reproduces(self, y, kind: str) -> bool:
@@ -724,7 +745,7 @@ class _Problem:
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
-        elif low == high:
+        elif self.write(low) == self.write(high):   # the same to the printed precision
             head = f"{over}, {label} is {self.write(low)} throughout"
         else:
             head = f"{over}, {label} ranges from {self.write(low)} to {self.write(high)}"
@@ -741,7 +762,8 @@ class _Problem:
                                          for s in neighbours) + ")"
         elif everywhere:
             status = "solved"
-            tail = f"it does not depend on {free}" if low == high else f"it is {words}{target_text} throughout"
+            flat = low is not None and self.write(low) == self.write(high)
+            tail = f"it does not depend on {free}" if flat else f"it is {words}{target_text} throughout"
         else:
             status = "none"
             if low is not None and self.target > high:
