@@ -517,8 +517,10 @@ class _Problem:
         return self._solution(x, None, "integer" if self.integer else "root")
 
     def _sign(self, g) -> int:
-        """For =: 0 when the output is on the target (to a thousandth of the printed precision)."""
-        return 0 if abs(g) <= self.tol * STOP else (1 if g > 0 else -1)
+        """For =: 0 when the output is on the target: to a thousandth of the printed precision for
+        a real input; exactly for a whole number (else its neighbours decide which is nearer)."""
+        band = 0.0 if self.integer else self.tol * STOP
+        return 0 if abs(g) <= band else (1 if g > 0 else -1)
 
     def _meets_g(self, g) -> bool:
         return g <= self._slack()
