@@ -21,7 +21,9 @@ running the entry's own formula forwards; nothing is fitted.
   status ``"none"``, and the message says the range the output reaches over the domain.
 - Every reported value is run forwards again and must reproduce the target to the output's
   printed precision, else it is dropped.
-- At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time.
+- At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time; where the
+  formula slows down far out (``SLOW`` for one evaluation) or time runs out, the search
+  keeps to the values nearer the current one, and says so (``"cut": true``).
 
 The result is plain JSON-able data::
 
@@ -53,7 +55,7 @@ SENSES = ("=", "<=", ">=")
 SENSE_WORDS = {"=": "", "<=": "at most ", ">=": "at least "}
 MAX_EVALUATIONS = 200
 SECONDS = 2.0           # below the page's 3 s watchdog, so a slow solve is reported, not killed
-SLOW = 0.02             # seconds: one evaluation this slow stops the search going further out that way
+SLOW = 0.05             # seconds: one evaluation this slow stops the search going further out that way
 STOP = 1e-3             # refine until within this share of the printed precision
 NUMERIC = ("sig", "fixed", "percent", "sci", "si", "int", "fraction")
 
@@ -371,6 +373,12 @@ class _Problem:
             solutions, gaps = self._crossings(samples)
         except _Spent:
             pass
+        if self.sense == "=" and not solutions and samples:
+            # no crossing, but the output may touch the target within its printed precision
+            # (a turn or an end that prints as the target): the nearest such value
+            x, g = min(samples, key=lambda p: (abs(p[1]), abs(p[0] - self.current)))
+            if abs(g) <= self.tol:
+                solutions = [self._solution(x, None, "integer" if self.integer else "root")]
         if self.sense == "=":
             everywhere = bool(samples) and all(self._sign(g) == 0 for _, g in samples)
         else:
@@ -399,6 +407,7 @@ class _Problem:
                 break
             if self.slowest > SLOW and self.slowest > before:
                 blocked[way] = x
+                self.late = True
             if g is not None:
                 samples.append((x, g))
         return sorted(samples)
@@ -803,13 +812,15 @@ class _Problem:
                       for t in turns]
         if turn_items:
             message += " (it turns at " + _and([f"{free} = {t['text']}" for t in turn_items]) + ")"
+        if self.late:
+            message += f"; the formula is slow far out, so only values of {free} nearer {self._typed(self.current)} were tried"
         return {
             "input": free, "output": self.name, "sense": self.sense, "target": self.target,
             "target_text": target_text, "status": status, "solutions": solutions, "turns": turn_items,
             "range": {"low": low, "high": high,
                       "low_text": self.write(low) if low is not None else "—",
                       "high_text": self.write(high) if high is not None else "—"},
-            "message": message, "evaluations": self.evaluations,
+            "message": message, "evaluations": self.evaluations, "cut": self.late,
         }
 
     def _flat(self, low, high) -> bool:
