@@ -21,6 +21,7 @@ running the entry's own formula forwards; nothing is fitted.
   status ``"none"``, and the message says the range the output reaches over the domain.
 - Every reported value is run forwards again and must reproduce the target to the output's
   printed precision, else it is dropped.
+- Values in texts are written as the page writes outputs (no-break spaces inside a value).
 - At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time; where the
   formula slows down far out (``SLOW`` for one evaluation) or time runs out, the search
   keeps to the values nearer the current one, and says so (``"cut": true``).
@@ -219,7 +220,7 @@ class _Problem:
     def write(self, value) -> str:
         if isinstance(value, float) and math.isinf(value):
             return "∞" if value > 0 else "−∞"
-        return self.calc.write(self.output, value, self.units).replace("\u00a0", " ")
+        return self.calc.write(self.output, value, self.units)
 
     # ------------------------------------------------------------------ evaluating
     def _value_at(self, x):
@@ -859,7 +860,7 @@ class _Problem:
             kind, n = "sig", 6
         for extra in range(1, 10):
             wider = dict(self.output, format=f"{kind}:{n + extra}")
-            text = self.calc.write(wider, y, self.units).replace("\u00a0", " ")
-            if text != self.calc.write(wider, self.target, self.units).replace("\u00a0", " "):
+            text = self.calc.write(wider, y, self.units)
+            if text != self.calc.write(wider, self.target, self.units):
                 return text
         return text
