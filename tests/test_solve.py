@@ -260,6 +260,15 @@ def test_a_target_met_everywhere_or_an_output_that_does_not_move():
                                  "it does not depend on q")
 
 
+def test_a_formula_slow_far_out_keeps_the_search_near_and_says_so():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solve_module, "SLOW", -1.0)   # every evaluation counts as slow: one step each way
+        answer = _message("35", {}, "s", "total", "<=", "80GB")
+    assert answer["cut"] and answer["evaluations"] == 2
+    assert answer["message"] == ("over 2,154 ≤ s ≤ 4,096, KV cache size ranges from 705.8 MB to 1.342 GB; "
+                                 "it is at most 80 GB throughout; the formula is slow beyond, so no further values were tried")
+
+
 @pytestmark_words
 def test_a_pole_is_not_a_turn():
     # t = ln b / ln a jumps from −∞ to ∞ at a = 1

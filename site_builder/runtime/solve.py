@@ -198,7 +198,7 @@ class _Problem:
         self.evaluations = 0
         self.deadline = time.monotonic() + SECONDS
         self.late = False
-        self.slowest = 0.0
+        self.took = 0.0          # seconds the last evaluation took
         self.poles: list = []
 
     # ------------------------------------------------------------------ reading
@@ -252,7 +252,7 @@ class _Problem:
         self.evaluations += 1
         started = time.monotonic()
         y = self._value_at(x)
-        self.slowest = max(self.slowest, time.monotonic() - started)
+        self.took = time.monotonic() - started
         y = None if y == "list" else y
         self.cache[x] = y
         return y
@@ -401,12 +401,12 @@ class _Problem:
             way = 1 if x >= self.current else -1
             if (way == 1 and x > blocked[1]) or (way == -1 and x < blocked[-1]):
                 continue
-            before = self.slowest
+            fresh = x not in self.cache
             try:
                 g = self.g(x)
             except _Spent:
                 break
-            if self.slowest > SLOW and self.slowest > before:
+            if fresh and self.took > SLOW:
                 blocked[way] = x
                 self.late = True
             if g is not None:
@@ -430,7 +430,7 @@ class _Problem:
             if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-12 * scale:
                 if len(turns) >= 8:
                     break
-                try:   # the crossings come first: turns get what the budget leaves them
+                try:   # turns may take the budget up to 60%: the rest is kept for the crossings
                     x = self._extremum(a, m, b, ym > ya) if self.evaluations < 0.6 * MAX_EVALUATIONS else m
                 except _Spent:
                     x = m
@@ -766,6 +766,9 @@ class _Problem:
                                      "output_text": self._distinct(ny) if ny is not None else "—"}
             solutions.append(item)
         over = _over(self.domain, free)
+        tried = [x for x, y in self.cache.items() if y is not None]
+        if self.late and tried:   # only part of the domain was searched: say which
+            over = f"over {self._typed(min(tried))} ≤ {free} ≤ {self._typed(max(tried))}"
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
@@ -814,7 +817,7 @@ class _Problem:
         if turn_items:
             message += " (it turns at " + _and([f"{free} = {t['text']}" for t in turn_items]) + ")"
         if self.late:
-            message += f"; the formula is slow far out, so only values of {free} nearer {self._typed(self.current)} were tried"
+            message += "; the formula is slow beyond, so no further values were tried"
         return {
             "input": free, "output": self.name, "sense": self.sense, "target": self.target,
             "target_text": target_text, "status": status, "solutions": solutions, "turns": turn_items,
