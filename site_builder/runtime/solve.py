@@ -28,6 +28,7 @@ The result is plain JSON-able data::
     {"input": "s", "output": "total", "sense": "<=", "target": 8e10, "target_text": "80 GB",
      "status": "solved" | "none",
      "solutions": [{"value": 244140, "text": "244,140", "kind": "root" | "boundary" | "integer",
+                    "root": the crossing as refined, before "value" was shortened for the reader,
                     "side": "below" | "above" | None,   # for <= / >=: the values that meet lie below / above it
                     "run": Calculator.run at that value,
                     "neighbour": {"value", "text", "output_text"}}],   # integer only: the whole number that misses
@@ -418,29 +419,50 @@ class _Problem:
         return turns
 
     def _extremum(self, a, m, b, peak: bool):
+        """The turn between a and b (m the highest or lowest sample there), by golden section;
+        on a flat top, the shortest decimal where the output is still at its extreme."""
         log = a > 0 and b / a > 4
         to_u = math.log if log else float
         from_u = math.exp if log else float
-        ua, ub = to_u(a), to_u(b)
         sign = -1.0 if peak else 1.0
-        best = (sign * self.y(m), m)
+        seen = {m: sign * self.y(m)}
+
+        def h(u):
+            x = self._whole(from_u(u))
+            y = self.y(x)
+            if y is None:
+                return None
+            seen[x] = sign * y
+            return sign * y
+
         ratio = (math.sqrt(5) - 1) / 2
-        for _ in range(24):
-            c, d = ub - ratio * (ub - ua), ua + ratio * (ub - ua)
-            xc, xd = self._whole(from_u(c)), self._whole(from_u(d))
-            yc, yd = self.y(xc), self.y(xd)
-            if yc is None or yd is None:
+        ua, ub = to_u(a), to_u(b)
+        c, d = ub - ratio * (ub - ua), ua + ratio * (ub - ua)
+        hc, hd = h(c), h(d)
+        for _ in range(30):
+            if hc is None or hd is None:
                 break
-            best = min(best, (sign * yc, xc), (sign * yd, xd))
-            if sign * yc < sign * yd:
-                ub = d
+            if hc < hd:
+                ub, d, hd = d, c, hc
+                c = ub - ratio * (ub - ua)
+                hc = h(c)
             else:
-                ua = c
-            if self.integer and from_u(ub) - from_u(ua) < 2:
+                ua, c, hc = c, d, hd
+                d = ua + ratio * (ub - ua)
+                hd = h(d)
+            xa, xb = from_u(ua), from_u(ub)
+            if (self.integer and xb - xa < 2) or abs(xb - xa) <= 1e-5 * max(abs(xa), abs(xb), 1e-300):
                 break
-            if abs(from_u(ub) - from_u(ua)) <= 1e-9 * max(abs(from_u(ua)), 1e-300):
-                break
-        return best[1]
+        low = min(seen.values())
+        flat = [x for x, v in seen.items() if v - low <= self.tol * STOP]
+        best = min(flat, key=lambda x: seen[x])
+        if self.integer or len(flat) < 2:
+            return best
+        for x in _shortest(min(flat), max(flat)):
+            y = self.y(x)
+            if y is not None and sign * y - low <= self.tol * STOP:
+                return x
+        return best
 
     def _whole(self, x):
         return round(x) if self.integer else x
@@ -528,6 +550,7 @@ class _Problem:
         last = 0
         width = abs(ub - ua)
         stop = self.tol * STOP
+        tried = [(a, ga), (b, gb)]
         try:
             for step in range(100):
                 meet_x, meet_g = (xa, ga) if self._meets_g(ga) else (xb, gb)
@@ -556,6 +579,7 @@ class _Problem:
                 gx = self.g(x)
                 if gx is None:
                     return None
+                tried.append((x, gx))
                 if self.sense == "=" and self._sign(gx) == 0:
                     xa, ga = x, gx
                     break
@@ -571,10 +595,20 @@ class _Problem:
                     last = 1
         except _Spent:
             pass
-        return self._real_solution(xa, ga, xb, gb)
+        return self._real_solution(xa, ga, xb, gb, tried)
 
-    def _real_solution(self, xa, ga, xb, gb):
-        slope = (gb - ga) / (xb - xa) if xb != xa and math.isfinite(ga) and math.isfinite(gb) else 0.0
+    def _real_solution(self, xa, ga, xb, gb, tried):
+        if self.sense == "=":
+            best = xa if abs(ga) <= abs(gb) else xb
+        else:
+            best = xa if self._meets_g(ga) else xb
+        g_best = ga if best == xa else gb
+        # the slope from the evaluation nearest the best one: how far the value may move
+        near = [(abs(x - best), x, g) for x, g in tried if x != best and math.isfinite(g)]
+        slope = 0.0
+        if near and math.isfinite(g_best):
+            _, xn, gn = min(near)
+            slope = (g_best - gn) / (best - xn)
         reach = 0.5 * self.tol / abs(slope) if slope else 0.0
         if self.sense != "=":   # a jump: any value up to the bracket's width inside may do
             reach = max(reach, abs(xb - xa))
@@ -597,20 +631,20 @@ class _Problem:
         try:
             for x in candidates:
                 if check(x):
-                    return self._solution(x, None, kind, other)
+                    return self._solution(x, None, kind, other, root=best)
         except _Spent:
             pass
         if best in self.cache and check(best):
-            return self._solution(best, None, kind, other)
+            return self._solution(best, None, kind, other, root=best)
         return ("gap", xa, xb)
 
-    def _solution(self, x, neighbour, kind, other=None):
+    def _solution(self, x, neighbour, kind, other=None, root=None):
         side = None
         if self.sense != "=":
             across = neighbour if neighbour is not None else other
             if across is not None:
                 side = "below" if across > x else "above"
-        return {"x": x, "neighbour": neighbour, "kind": kind, "side": side}
+        return {"x": x, "neighbour": neighbour, "kind": kind, "side": side, "root": x if root is None else root}
 
     # ------------------------------------------------------------------ the report
     def _range(self):
@@ -679,7 +713,7 @@ class _Problem:
                 continue
             if not self._reproduces(run["outputs"][self.name]["value"], s["kind"]):
                 continue   # does not reproduce the target when run forwards: not reported
-            item = {"value": x, "text": self._typed(x), "kind": s["kind"], "side": s["side"], "run": run}
+            item = {"value": x, "text": self._typed(x), "root": s["root"], "kind": s["kind"], "side": s["side"], "run": run}
             if s["neighbour"] is not None:
                 n = s["neighbour"]
                 ny = self.y(n)
