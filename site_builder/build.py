@@ -23,6 +23,7 @@ from .errors import BuildFailed, Problems
 from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
+from .runtime.solve import solve, typed
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,11 +49,39 @@ def source_date() -> str:
         return "1970-01-01"
 
 
+def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
+    """An inverse case: its fixed inputs and the question (the freed input '?'), and each check
+    at the solution its index picks: the freed input as refined, or an output there."""
+    symbols = {i.name: i.symbol for i in entry.inputs}
+    outputs = {o.name: o for o in entry.outputs}
+    q = case.inverse
+    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"])
+    sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
+    asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
+    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [(symbols[q["input"]], q["input"], asked)]
+    label = next(i.label for i in entry.inputs if i.name == q["input"])
+    checks = []
+    for c in case.checks:
+        k = c.index or 0
+        found = answer["solutions"][k]
+        several = f" (solution {k + 1})" if len(answer["solutions"]) > 1 else ""
+        if c.output == q["input"]:
+            root = found["root"]
+            text = typed(root if isinstance(root, int) else float(f"{root:.6g}"), isinstance(root, int))
+            checks.append((c, text, label + several))
+        else:
+            checks.append((c, found["run"]["outputs"][c.output]["text"], outputs[c.output].label + several))
+    return {"inputs": inputs, "checks": checks}
+
+
 def _case_rows(entry: Entry, calc: Calculator) -> dict:
     symbols = {i.name: i.symbol for i in entry.inputs}
     outputs = {o.name: o for o in entry.outputs}
     rows = {}
     for case in entry.cases:
+        if case.solve:
+            rows[case.id] = _inverse_rows(entry, calc, case)
+            continue
         run = calc.run(case.inputs)
         checks = []
         for c in case.checks:

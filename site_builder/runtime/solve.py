@@ -21,7 +21,9 @@ running the entry's own formula forwards; nothing is fitted.
   status ``"none"``, and the message says the range the output reaches over the domain.
 - Every reported value is run forwards again and must reproduce the target to the output's
   printed precision, else it is dropped.
-- At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time.
+- At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time; where the
+  formula slows down far out (``SLOW`` for one evaluation) or time runs out, the search
+  keeps to the values nearer the current one, and says so (``"cut": true``).
 
 The result is plain JSON-able data::
 
@@ -46,14 +48,14 @@ import time
 from decimal import Decimal
 
 from .domain import LARGEST_WHOLE, DomainError
-from .numbers import FORMAT, NumberError, format_number
+from .numbers import FORMAT, SUFFIXES, NumberError, format_number, write_input
 from . import units as unit_table
 
 SENSES = ("=", "<=", ">=")
 SENSE_WORDS = {"=": "", "<=": "at most ", ">=": "at least "}
 MAX_EVALUATIONS = 200
 SECONDS = 2.0           # below the page's 3 s watchdog, so a slow solve is reported, not killed
-SLOW = 0.02             # seconds: one evaluation this slow stops the search going further out that way
+SLOW = 0.05             # seconds: one evaluation this slow stops the search going further out that way
 STOP = 1e-3             # refine until within this share of the printed precision
 NUMERIC = ("sig", "fixed", "percent", "sci", "si", "int", "fraction")
 
@@ -86,7 +88,11 @@ def printed_tolerance(fmt: str, target: float) -> float:
 def typed(value, integer: bool) -> str:
     """A solved value as a reader would type it: ``244,140``, ``0.9``, ``1.4e12``."""
     if integer:
-        return f"{int(value):,}"
+        n = int(value)
+        short = write_input(n)   # 2T, 70B: as readers type large counts, when that is exact and short
+        if abs(n) >= 10**7 and short[-1:] in SUFFIXES and len(short.rstrip("kMBT").replace(".", "").lstrip("-")) <= 4:
+            return short
+        return f"{n:,}"
     x = float(value)
     if x.is_integer() and abs(x) < 1e6:
         return f"{int(x):,}"
@@ -183,6 +189,8 @@ class _Problem:
         except DomainError:
             self.current = values[free]
         self.values = values
+        if self._value_at(self.current) == "list":
+            raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
         self.target = self._read_target(target)
         self.tol = printed_tolerance(self.output.get("format", "sig:4"), self.target)
         self.cache: dict = {}
@@ -190,9 +198,7 @@ class _Problem:
         self.deadline = time.monotonic() + SECONDS
         self.late = False
         self.slowest = 0.0
-        probe = self._value_at(self.current)
-        if probe == "list":
-            raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
+        self.poles: list = []
 
     # ------------------------------------------------------------------ reading
     def _read_target(self, target) -> float:
@@ -261,7 +267,7 @@ class _Problem:
         y = self.y(x)
         if y is None:
             return False
-        slack = 1e-12 * max(1.0, abs(self.target))
+        slack = self._slack()
         if self.sense == "<=":
             return y <= self.target + slack
         if self.sense == ">=":
@@ -360,13 +366,19 @@ class _Problem:
             turns = self._turns(samples)
         except _Spent:
             turns = []
-        known = {x for x, _ in samples} | {t for t in turns if self.cache.get(t) is not None}
-        samples = sorted((x, self.g(x)) for x in known)   # all cached: no evaluation
+        # every value computed so far (the grid, the turns' searches): no new evaluation
+        samples = sorted((x, self.g(x)) for x, y in self.cache.items() if y is not None)
         solutions, gaps = [], []
         try:
             solutions, gaps = self._crossings(samples)
         except _Spent:
             pass
+        if self.sense == "=" and not solutions and samples:
+            # no crossing, but the output may touch the target within its printed precision
+            # (a turn or an end that prints as the target): the nearest such value
+            x, g = min(samples, key=lambda p: (abs(p[1]), abs(p[0] - self.current)))
+            if abs(g) <= self.tol:
+                solutions = [self._solution(x, None, "integer" if self.integer else "root")]
         if self.sense == "=":
             everywhere = bool(samples) and all(self._sign(g) == 0 for _, g in samples)
         else:
@@ -395,27 +407,37 @@ class _Problem:
                 break
             if self.slowest > SLOW and self.slowest > before:
                 blocked[way] = x
+                self.late = True
             if g is not None:
                 samples.append((x, g))
         return sorted(samples)
 
     def _slack(self) -> float:
-        return 1e-12 * max(1.0, abs(self.target))
+        """Rounding noise allowed in meeting a <= or >= target (relative: a tiny target stays tiny)."""
+        return 1e-12 * abs(self.target)
 
     def _turns(self, samples) -> list:
-        """Where the sampled output changes direction, refined by golden-section search."""
+        """Where the sampled output changes direction, refined by golden-section search.  An
+        "extreme" that runs off without bound is a pole (the output jumps through infinity),
+        not a turn: it widens the range instead."""
         turns = []
         ys = [(x, self.y(x)) for x, _ in samples]
         ys = [(x, y) for x, y in ys if y is not None and math.isfinite(y)]
         for i in range(1, len(ys) - 1):
             (a, ya), (m, ym), (b, yb) = ys[i - 1], ys[i], ys[i + 1]
-            if (ym - ya) * (yb - ym) < 0 and abs(ym - ya) + abs(yb - ym) > 1e-12 * max(abs(ym), 1e-300):
+            scale = max(abs(ya), abs(ym), abs(yb))
+            if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-12 * scale:
                 if len(turns) >= 8:
                     break
-                try:
-                    turns.append(self._extremum(a, m, b, ym > ya))
+                try:   # the crossings come first: turns get what the budget leaves them
+                    x = self._extremum(a, m, b, ym > ya) if self.evaluations < 0.6 * MAX_EVALUATIONS else m
                 except _Spent:
-                    turns.append(m)
+                    x = m
+                y = self.y(x) if x in self.cache else ym
+                if y is not None and abs(y - ym) > 100 * max(abs(ya - ym), abs(yb - ym)):
+                    self.poles.append((x, math.copysign(math.inf, y)))
+                    continue
+                turns.append(x)
         return turns
 
     def _extremum(self, a, m, b, peak: bool):
@@ -432,14 +454,15 @@ class _Problem:
             y = self.y(x)
             if y is None:
                 return None
-            seen[x] = sign * y
+            if math.isfinite(y):
+                seen[x] = sign * y
             return sign * y
 
         ratio = (math.sqrt(5) - 1) / 2
         ua, ub = to_u(a), to_u(b)
         c, d = ub - ratio * (ub - ua), ua + ratio * (ub - ua)
         hc, hd = h(c), h(d)
-        for _ in range(30):
+        for _ in range(16):
             if hc is None or hd is None:
                 break
             if hc < hd:
@@ -451,7 +474,7 @@ class _Problem:
                 d = ua + ratio * (ub - ua)
                 hd = h(d)
             xa, xb = from_u(ua), from_u(ub)
-            if (self.integer and xb - xa < 2) or abs(xb - xa) <= 1e-5 * max(abs(xa), abs(xb), 1e-300):
+            if (self.integer and xb - xa < 2) or abs(xb - xa) <= 1e-4 * max(abs(xa), abs(xb), 1e-300):
                 break
         low = min(seen.values())
         flat = [x for x, v in seen.items() if v - low <= self.tol * STOP]
@@ -487,7 +510,12 @@ class _Problem:
                     continue
             elif self._meets_g(ga) == self._meets_g(g):
                 continue
-            found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
+            if any(a < pole < x for pole, _ in self.poles):
+                continue   # it jumps through infinity here: no crossing to refine
+            try:
+                found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
+            except _Spent:
+                break   # out of evaluations: what is found so far is reported
             if found is None:
                 continue
             if isinstance(found, tuple) and found[0] == "gap":
@@ -503,8 +531,10 @@ class _Problem:
         return self._solution(x, None, "integer" if self.integer else "root")
 
     def _sign(self, g) -> int:
-        """For =: 0 when the output is on the target (to a thousandth of the printed precision)."""
-        return 0 if abs(g) <= self.tol * STOP else (1 if g > 0 else -1)
+        """For =: 0 when the output is on the target: to a thousandth of the printed precision for
+        a real input; exactly for a whole number (else its neighbours decide which is nearer)."""
+        band = 0.0 if self.integer else self.tol * STOP
+        return 0 if abs(g) <= band else (1 if g > 0 else -1)
 
     def _meets_g(self, g) -> bool:
         return g <= self._slack()
@@ -518,8 +548,11 @@ class _Problem:
                 mid = (a + b) // 2
             mid = min(max(mid, a + 1), b - 1)
             gm = self.g(mid)
+            for other in (mid + 1, mid - 1):   # a formula that takes only odd numbers, say
+                if gm is None and a < other < b:
+                    mid, gm = other, self.g(other)
             if gm is None:
-                return None
+                break   # the formula takes none of the numbers near the middle: a and b are neighbours
             if self.sense == "=" and self._sign(gm) == 0:
                 return self._solution(mid, None, "integer")
             if self._same_side(gm, ga):
@@ -550,7 +583,6 @@ class _Problem:
         last = 0
         width = abs(ub - ua)
         stop = self.tol * STOP
-        tried = [(a, ga), (b, gb)]
         try:
             for step in range(100):
                 meet_x, meet_g = (xa, ga) if self._meets_g(ga) else (xb, gb)
@@ -559,8 +591,8 @@ class _Problem:
                         break
                 elif abs(meet_g) <= stop and abs(gb if meet_x == xa else ga) <= self.tol:
                     break   # both ends within the printed precision: the boundary is found
-                if self.sense != "=" and abs(ub - ua) <= 1e-6 * max(1.0, abs(ua)):
-                    break   # a jump across the target, located to a millionth
+                if self.sense != "=" and abs(xb - xa) <= 1e-10 * max(abs(xa), abs(xb)):
+                    break   # a jump across the target, located to ten digits
                 if abs(xb - xa) <= 4 * math.ulp(max(abs(xa), abs(xb))):
                     break
                 if math.isfinite(fa) and math.isfinite(fb) and fa != fb and step % 3 != 2:
@@ -579,7 +611,6 @@ class _Problem:
                 gx = self.g(x)
                 if gx is None:
                     return None
-                tried.append((x, gx))
                 if self.sense == "=" and self._sign(gx) == 0:
                     xa, ga = x, gx
                     break
@@ -595,21 +626,28 @@ class _Problem:
                     last = 1
         except _Spent:
             pass
-        return self._real_solution(xa, ga, xb, gb, tried)
+        return self._real_solution(xa, ga, xb, gb)
 
-    def _real_solution(self, xa, ga, xb, gb, tried):
+    def _real_solution(self, xa, ga, xb, gb):
         if self.sense == "=":
             best = xa if abs(ga) <= abs(gb) else xb
         else:
             best = xa if self._meets_g(ga) else xb
         g_best = ga if best == xa else gb
-        # the slope from the evaluation nearest the best one: how far the value may move
-        near = [(abs(x - best), x, g) for x, g in tried if x != best and math.isfinite(g)]
+        # the local slope, from one step of a ten-millionth: how far the input may move
         slope = 0.0
-        if near and math.isfinite(g_best):
-            _, xn, gn = min(near)
-            slope = (g_best - gn) / (best - xn)
+        if math.isfinite(g_best):
+            h = max(abs(best), 1e-300) * 1e-7
+            step = best + h if best + h in self.domain.interval else best - h
+            try:
+                g_step = self.g(step)
+            except _Spent:
+                g_step = None
+            if g_step is not None and math.isfinite(g_step) and step != best:
+                slope = (g_step - g_best) / (step - best)
         reach = 0.5 * self.tol / abs(slope) if slope else 0.0
+        if not slope and self.sense == "=":   # flat where it meets the target: try short values near
+            reach = 1e-3 * abs(best)
         if self.sense != "=":   # a jump: any value up to the bracket's width inside may do
             reach = max(reach, abs(xb - xa))
         if self.sense == "=":
@@ -627,7 +665,7 @@ class _Problem:
                 return self.meets(x) and self.close(x)
         candidates = []
         if reach:
-            candidates = [x for x in _shortest(*span) if x in self.domain.interval and x != best]
+            candidates = [x for x in _shortest(*span) if x in self.domain.interval]
         try:
             for x in candidates:
                 if check(x):
@@ -636,6 +674,10 @@ class _Problem:
             pass
         if best in self.cache and check(best):
             return self._solution(best, None, kind, other, root=best)
+        if self.sense != "=" and self.meets(best) and abs(xb - xa) <= 1e-9 * max(abs(xa), abs(xb)):
+            found = self._solution(best, None, kind, other, root=best)   # the output jumps across the target here
+            found["jump"] = True
+            return found
         return ("gap", xa, xb)
 
     def _solution(self, x, neighbour, kind, other=None, root=None):
@@ -680,9 +722,11 @@ class _Problem:
                 low, high = (low, math.inf) if y2 > 0 else (-math.inf, high)
             elif exponent < -1e-3:   # it shrinks as a power: its limit there is 0
                 low, high = (min(low, 0.0), high) if y2 > 0 else (low, max(high, 0.0))
+        for _, pole in self.poles:
+            low, high = (low, math.inf) if pole > 0 else (-math.inf, high)
         return low, high
 
-    def _reproduces(self, y, kind: str) -> bool:
+    def _reproduces(self, y, kind: str, jump: bool = False) -> bool:
         """A value run forwards meets the target: to the printed precision for =, and for a real
         boundary; for a whole-number boundary, on the right side of it."""
         if not isinstance(y, (int, float)) or isinstance(y, bool) or not math.isfinite(float(y)):
@@ -693,7 +737,7 @@ class _Problem:
         meets = y <= self.target + slack if self.sense == "<=" else y >= self.target - slack
         if self.sense == "=":
             return close
-        return meets if kind == "integer" else meets and close
+        return meets if kind == "integer" or jump else meets and close
 
     def _typed(self, x) -> str:
         return typed(x, self.integer)
@@ -711,7 +755,7 @@ class _Problem:
                 run = self._run(x)
             except DomainError:
                 continue
-            if not self._reproduces(run["outputs"][self.name]["value"], s["kind"]):
+            if not self._reproduces(run["outputs"][self.name]["value"], s["kind"], s.get("jump", False)):
                 continue   # does not reproduce the target when run forwards: not reported
             item = {"value": x, "text": self._typed(x), "root": s["root"], "kind": s["kind"], "side": s["side"], "run": run}
             if s["neighbour"] is not None:
@@ -724,8 +768,9 @@ class _Problem:
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
-        elif low == high:
-            head = f"{over}, {label} is {self.write(low)} throughout"
+        elif self._flat(low, high):
+            here = self.cache.get(self.current)
+            head = f"{over}, {label} is {self.write(low if here is None else here)} throughout"
         else:
             head = f"{over}, {label} ranges from {self.write(low)} to {self.write(high)}"
         words = SENSE_WORDS[self.sense]
@@ -741,7 +786,8 @@ class _Problem:
                                          for s in neighbours) + ")"
         elif everywhere:
             status = "solved"
-            tail = f"it does not depend on {free}" if low == high else f"it is {words}{target_text} throughout"
+            flat = low is not None and self._flat(low, high)
+            tail = f"it does not depend on {free}" if flat else f"it is {words}{target_text} throughout"
         else:
             status = "none"
             if low is not None and self.target > high:
@@ -766,14 +812,22 @@ class _Problem:
                       for t in turns]
         if turn_items:
             message += " (it turns at " + _and([f"{free} = {t['text']}" for t in turn_items]) + ")"
+        if self.late:
+            message += f"; the formula is slow far out, so only values of {free} nearer {self._typed(self.current)} were tried"
         return {
             "input": free, "output": self.name, "sense": self.sense, "target": self.target,
             "target_text": target_text, "status": status, "solutions": solutions, "turns": turn_items,
             "range": {"low": low, "high": high,
                       "low_text": self.write(low) if low is not None else "—",
                       "high_text": self.write(high) if high is not None else "—"},
-            "message": message, "evaluations": self.evaluations,
+            "message": message, "evaluations": self.evaluations, "cut": self.late,
         }
+
+    def _flat(self, low, high) -> bool:
+        """The output does not move over the domain, beyond rounding noise."""
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return False
+        return high - low <= max(self.tol * STOP, 1e-12 * max(abs(low), abs(high)))
 
     def _where(self, solutions) -> str:
         """The values that meet an inequality, from its boundaries: 's ≤ 244,140', '1 ≤ x ≤ 3 or x ≥ 7'."""
