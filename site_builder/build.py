@@ -55,7 +55,7 @@ def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
     symbols = {i.name: i.symbol for i in entry.inputs}
     outputs = {o.name: o for o in entry.outputs}
     q = case.inverse
-    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"])
+    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"], clock=False)
     sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
     asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
     inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [(symbols[q["input"]], q["input"], asked)]
