@@ -33,7 +33,7 @@ export function setupPresets(spec, form, addNotice) {
     line.className = "preset-mark";
     line.id = `mark-${name}`;
     line.append(`From ${preset.name}`);
-    if (how.includes(" = ")) line.append(` (${how.split(" = ")[1]})`);
+    if (how.includes(" = ")) line.append(` (derived: ${how.split(" = ")[1]})`);
     line.append(": ");
     if (source.url) {
       const link = document.createElement("a");
