@@ -75,6 +75,7 @@ export function setupPresets(spec, form, addNotice) {
     menu.addEventListener("change", () => {
       const kind = menu.dataset.kind;
       apply(kind, (offered[kind] || []).find((p) => p.id === menu.value));
+      document.getElementById("outputs")?.classList.add("stale");   // until Python has computed the new inputs
       form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
     });
   }
