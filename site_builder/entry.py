@@ -114,6 +114,22 @@ class Feed:
 
 
 @dataclass(frozen=True)
+class Fill:
+    """One line of an entry's ``fill:`` mapping: which preset field fills which input.
+
+    ``field?`` marks a field the preset may lack; ``field / 1e9`` or ``field * 8`` converts
+    the preset's base unit to the input's."""
+
+    kind: str
+    input: str
+    field: str
+    optional: bool = False
+    op: str = ""
+    factor: str = ""
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Entry:
     id: int | str
     slug: str
@@ -132,6 +148,7 @@ class Entry:
     feeds: tuple[Feed, ...] = ()
     may_be_infinite: tuple[str, ...] = ()
     solve: dict | None = field(default=None, hash=False)   # the question usually asked backwards: {input, output}
+    fill: tuple[Fill, ...] = ()
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
     key_lines: dict = field(default_factory=dict, compare=False)
