@@ -4,6 +4,7 @@
 // the defaults are in the HTML.
 import { boot, booted, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
+import { setupSolve } from "./solve.js";
 
 const script = document.getElementById("page-script");
 const spec = JSON.parse(document.getElementById("entry-spec").textContent);
@@ -12,7 +13,7 @@ const status = document.getElementById("py-status");
 const outputs = document.getElementById("outputs");
 const notice = document.getElementById("notice");
 const names = new Set(spec.inputs.map((i) => i.name));
-const PAGE_PARAMS = new Set(["embed", "units"]);
+const PAGE_PARAMS = new Set(["embed", "units", "solve"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 const unitMenus = [...document.querySelectorAll(".unit-menus select")];
 let charts = null;   // drawn from the build's points once the worker is on its way
@@ -97,7 +98,7 @@ async function updateShare() {
   const accessed = new Date().toISOString().slice(0, 10);
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS);
+    reply = await (solve.share(accessed) || runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS));
   } catch (err) {
     return;
   }
@@ -108,7 +109,8 @@ async function updateShare() {
     const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
     if (chosen) query.set("units", chosen);
     if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
-    const local = location.pathname + (query.toString() ? `?${query}` : "") + location.hash;
+    const search = solve.search(query);
+    const local = location.pathname + (search ? `?${search}` : "") + location.hash;
     history.replaceState(null, "", local);
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
@@ -206,11 +208,12 @@ for (const pair of chosenUnits.split(",")) {
 for (const menu of unitMenus) menu.addEventListener("change", () => recompute());
 
 setupPractice(spec);
+const solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
 
 // ---- a shared link: fill the form from the query string
 const linked = {};
 for (const [name, value] of new URLSearchParams(location.search)) {
-  if (PAGE_PARAMS.has(name)) continue;
+  if (PAGE_PARAMS.has(name) || solve.keys.has(name)) continue;
   if (!names.has(name)) {
     addNotice(`Ignored the link's parameter “${name.slice(0, 40)}”: this entry has no such input.`);
   } else if (value.length > 20000) {
@@ -283,6 +286,7 @@ async function startPython() {
     document.documentElement.dataset.python = "ready";
     startCharts();
     await recompute();
+    await solve.ask();
   } catch (err) {
     startCharts();
     setStatus("failed", `Python failed to load: ${err.message}. The results shown are for the defaults.`);
@@ -302,10 +306,10 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   const url = new URL(shareUrl);
   url.searchParams.delete("embed");
   try {
-    await navigator.clipboard.writeText(url.href);
+    await navigator.clipboard.writeText(solve.pretty(url.href));
     feedback.textContent = "Link copied.";
   } catch (err) {
-    feedback.textContent = `Copy this link: ${url.href}`;
+    feedback.textContent = `Copy this link: ${solve.pretty(url.href)}`;
   }
 });
 
