@@ -26,7 +26,7 @@ function fromLink(params, spec) {
   const input = spec.inputs.find((i) => i.name === free[0]);
   if (free.length > 1) says("it frees more than one input; ask for one at a time.");
   else if (!input) says(`this entry has no input ${short(free[0])} to solve for.`);
-  else if (!spec.solve.inputs.includes(input.name)) says(`${input.name} is a ${input.type} input; only a number can be solved for.`);
+  else if (!spec.solve.inputs.includes(input.name)) says(`${input.name} is a ${input.type} input, and only a numeric input can be freed.`);
   else if (targets.length !== 1) says(targets.length ? "it sets more than one target; ask one at a time." : "it names no target, e.g. total<=80GB.");
   else if (!spec.solve.outputs.includes(targets[0].output)) says(`this entry has no numeric result ${short(targets[0].output)}.`);
   else if (!targets[0].target.trim() || targets[0].target.length > MAX_TARGET) says(`the target for ${targets[0].output} is ${targets[0].target.trim() ? "too long" : "empty"}.`);
