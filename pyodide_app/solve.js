@@ -238,15 +238,18 @@ export function setupSolve(page) {
 
   if (link.question) fill(link.question);
   hooks.ask = () => (link.question ? ask(link.question, true) : Promise.resolve());
-  // The citation and link of an inverse question: the solver's, at the solution shown.
+  // The citation of an inverse question: the computation at the value shown, cited by the link
+  // that asks the question again (the freed input's value is the answer, not a given).
   hooks.share = (accessed) => {
     if (!active) return null;
-    const raw = page.rawInputs();
-    delete raw[active.input];
-    return runner.call("solve", { entry: spec.id, raw, question: active, accessed }, page.watchdog).then((reply) => {
-      const run = reply.ok && (reply.value.solutions || [])[chosen];
-      if (run && run.run && run.run.share) return { ok: true, value: { share: run.run.share } };
-      return runner.call("run", { entry: spec.id, raw: page.rawInputs(), accessed }, page.watchdog);
+    const q = active;
+    return runner.call("run", { entry: spec.id, raw: page.rawInputs(), accessed }, page.watchdog).then((reply) => {
+      const share = reply.ok && reply.value.share;
+      if (!share || share.url.includes("solve=")) return reply;
+      const url = hooks.pretty(`${spec.meta.url}?${hooks.search(share.query)}`);
+      const asks = `solved for ${q.input} where ${describe(q)}, computed with`;
+      const cite = (text) => text.split(share.url).join(url).replace("computed with", asks);
+      return { ok: true, value: { ...reply.value, share: { ...share, url, text: cite(share.text), bibtex: cite(share.bibtex) } } };
     });
   };
   // The address bar's query: the forward inputs the reader changed, less the freed one, and the
@@ -257,8 +260,7 @@ export function setupSolve(page) {
     for (const key of [...q.keys()]) {
       if (key === "solve" || key === active.input || /[<>]$/.test(key) || key === active.output) q.delete(key);
     }
-    const sense = active.sense === "=" ? "=" : active.sense;
-    const asked = `solve=${encodeURIComponent(active.input)}&${encodeURIComponent(active.output)}${sense}${encodeURIComponent(active.target)}`;
+    const asked = `solve=${encodeURIComponent(active.input)}&${encodeURIComponent(active.output)}${active.sense}${encodeURIComponent(active.target)}`;
     return [asked, q.toString()].filter(Boolean).join("&");
   };
   // A copied link reads as it was written: browsers keep < and > escaped in the address bar.
