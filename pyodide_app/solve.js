@@ -103,7 +103,7 @@ export function setupSolve(page) {
       const box = form.elements[field.id.slice("input-".length)];
       box.setAttribute("aria-describedby", box.getAttribute("aria-describedby").replace(/ ?solved-note/, ""));
     }
-    for (const r of document.querySelectorAll(".result.solve-target")) r.classList.remove("solve-target");
+    for (const r of document.querySelectorAll(".result.solve-aim")) r.classList.remove("solve-aim");
     if (!q) return;
     const field = el(`input-${q.input}`), box = form.elements[q.input];
     field.classList.add("solved");
@@ -112,7 +112,7 @@ export function setupSolve(page) {
     note.id = "solved-note";
     field.append(note);
     box.setAttribute("aria-describedby", `${box.getAttribute("aria-describedby")} solved-note`);
-    el(`output-${q.output}`).classList.add("solve-target");
+    el(`output-${q.output}`).classList.add("solve-aim");
   }
 
   function describe(q) {
@@ -149,7 +149,7 @@ export function setupSolve(page) {
       parts.push(group);
     }
     const s = solutions[chosen];
-    if (s && s.neighbour) {
+    if (s && s.neighbour && !value.message.includes(`${value.input} = ${s.neighbour.text} gives`)) {
       parts.push(line(`${value.input} = ${s.text} meets it; ${value.input} = ${s.neighbour.text} gives ${s.neighbour.output_text}, which misses.`, "solve-neighbour"));
     }
     answer.replaceChildren(...parts);
