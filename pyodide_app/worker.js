@@ -82,6 +82,9 @@ const handlers = {
   load: ({ spec }) => JSON.parse(runtime.load(JSON.stringify(spec))),
   run: ({ entry, raw, accessed, units }) =>
     JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "", units ? JSON.stringify(units) : "")),
+  solve: ({ entry, raw, question, accessed, units }) =>
+    JSON.parse(runtime.solve_json(entry, JSON.stringify(raw), JSON.stringify(question), accessed || "",
+                                  units ? JSON.stringify(units) : "")),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
 };

@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 from .citation import run_citation
 from .domain import Domain, DomainError
 from .numbers import write_input
+from .solve import solve
 from . import units as unit_table
 
 # Standard-library modules in Pyodide's core that a formula may import.
@@ -305,6 +306,36 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
     # The values that links carry into other entries, as a reader would type them.
     values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
     result["typed"] = {name: write_input(values[name]) for name in calc.fed}
+    return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "") -> str:
+    """The inverse question: ``{"input", "output", "sense", "target"}`` -> ``{"ok": true, "value":
+    <the result of solve.solve>}`` or ``{"ok": false, "errors": {name: message}}``.
+
+    With ``accessed``, the first solution's run carries the shareable query and citation."""
+    calc = _loaded[entry_id]
+    raw = json.loads(raw_json)
+    question = json.loads(question_json)
+    units = json.loads(units_json) if units_json else None
+    if not isinstance(raw, dict) or not isinstance(question, dict):
+        return json.dumps({"ok": False, "errors": {"solve": "expected an object of inputs and an object for the question"}})
+    free = question.get("input")
+    errors = {k: v for k, v in calc.errors(raw).items() if k != free}
+    if errors:
+        return json.dumps({"ok": False, "errors": errors})
+    try:
+        result = solve(calc, raw, str(free), str(question.get("output")), str(question.get("sense", "=")),
+                       question.get("target"), units)
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    for k, item in enumerate(result["solutions"]):
+        run = item["run"]
+        solved = {**{n: v for n, v in raw.items() if n != free}, free: item["value"]}
+        if k == 0 and accessed and calc.meta:
+            run["share"] = calc.citation(solved, run, accessed)
+        values = {**run["inputs"], **{name: o["value"] for name, o in run["outputs"].items()}}
+        run["typed"] = {name: write_input(values[name]) for name in calc.fed}
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
+from fractions import Fraction
 
-from .numbers import format_number, format_value, listed, with_unit
+from .numbers import NBSP, NumberError, format_number, format_value, listed, read_exact, with_unit
 
 # dimension: exponents of the base quantities a mix-up could confuse.
 BYTES = {"bytes": 1}
@@ -121,3 +122,62 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
             if abs(x) >= step:
                 return with_unit(format_number(x / step, f"sig:{n}") + suffix, unit)
     return format_value(value, fmt, unit)
+
+
+# ----------------------------------------------------------------------------- reading
+
+# SI prefixes a reader may put before a unit (``80 GB``, ``327.7 kB``, ``1.5 ms``), and
+# binary ones before bytes (``1.25 GiB``).
+PREFIXES = {"Y": 24, "Z": 21, "E": 18, "P": 15, "T": 12, "G": 9, "M": 6, "k": 3,
+            "m": -3, "µ": -6, "μ": -6, "u": -6, "n": -9}
+BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+# Other ways a reader may write a unit: what the display choices write, and plain words.
+ALIASES = {"B": ("bytes", "byte"), "FLOP": ("FLOPs",), "B/s": ("bytes/s",)}
+WHOLE_LABELS = {"FLOP": {"PFLOP/s-days": PFLOP_S_DAY, "PFLOP/s-day": PFLOP_S_DAY}}
+
+
+def _prefixed(text: str, binary: bool) -> Fraction:
+    """A number, or a number followed by an SI (or, for bytes, binary) prefix: ``80G``, ``1.25Gi``."""
+    try:
+        return read_exact(text)
+    except NumberError:
+        pass
+    if binary and text[-2:] in BINARY and text[:-2].strip():
+        return read_exact(text[:-2].rstrip()) * 2 ** BINARY[text[-2:]]
+    if text[-1:] in PREFIXES and text[:-1].strip():
+        return read_exact(text[:-1].rstrip()) * Fraction(10) ** PREFIXES[text[-1:]]
+    raise NumberError(f"{text!r} is not a number")
+
+
+def read(text: str, unit: str = "") -> Fraction:
+    """A value typed in an output's unit, as the reader sees it, in base units (exact).
+
+    ``80 GB``, ``80GB``, ``1.25 GiB``, ``327.7 kB``, ``5 PFLOP/s-days``, ``1e24 FLOP``,
+    ``70B tokens``, ``8%``, ``0.98``: the unit (or one of its display forms) may follow the
+    number, with an SI prefix (binary ones too for bytes); without a unit the number is
+    read as ``numbers.read_exact`` reads it (``70B`` is then 70 billion).  NumberError
+    when it is not such a value."""
+    if not isinstance(text, str):
+        raise NumberError(f"expected text, got {type(text).__name__}")
+    s = " ".join(text.replace(NBSP, " ").replace("\u202f", " ").replace("\u2009", " ").split())
+    if not s:
+        raise NumberError("empty")
+    for label, factor in WHOLE_LABELS.get(unit, {}).items():
+        if s.endswith(label) and s[:-len(label)].strip():
+            return read_exact(s[:-len(label)].strip()) * Fraction(factor)
+    labels = [unit, *ALIASES.get(unit, ())] if unit else []
+    if unit and unit.endswith("s") and len(unit) > 2 and "/" not in unit:
+        labels.append(unit[:-1])  # 1 token
+    for label in sorted(labels, key=len, reverse=True):
+        if s.endswith(label) and s[:-len(label)].strip():
+            rest = s[:-len(label)].rstrip()
+            try:
+                return _prefixed(rest, binary=family(unit) in ("bytes", "byte-rate"))
+            except NumberError:
+                break
+    try:
+        return _prefixed(s, binary=False)
+    except NumberError:
+        pass
+    where = f" in {unit}" if unit else ""
+    raise NumberError(f"{text!r} is not a number{where}")
