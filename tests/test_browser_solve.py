@@ -216,3 +216,20 @@ def test_without_javascript_a_question_link_shows_the_page_as_built(browser, ser
     assert page.text_content("#out-total") == "1.342\u00a0GB"
     assert page.is_hidden("#solve")   # it needs Python: no dead controls
     context.close()
+
+
+@pytest.mark.parametrize("path", ["/35/?solve=s&total<=80GB", "/46/?solve=p&vote_gain=0.05"])
+def test_the_panel_in_use_has_no_serious_accessibility_violation(browser, server, path):
+    from tests.conftest import ROOT
+    axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+    # axe is injected as a script, which the production policy rightly refuses: this context alone bypasses it.
+    context = browser.new_context(bypass_csp=True, service_workers="block")
+    page = context.new_page()
+    open_entry(page, server, path)
+    solved(page)
+    page.add_script_tag(path=str(axe))
+    result = page.evaluate("() => axe.run(document.getElementById('calculator'), { resultTypes: ['violations'] })")
+    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    context.close()
+    assert bad == []
