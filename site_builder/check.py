@@ -11,7 +11,7 @@ import signal
 import threading
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import markdown, math, tolerance
@@ -20,9 +20,16 @@ from .errors import Problems, shown
 from .load import load_all, load_synthesis
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
+from .runtime.numbers import NumberError
+from .runtime.solve import NUMERIC, solve
+from .runtime import units as unit_table
 
 LIST_ONLY = ("length", "integer_elements", "sum")
 FORMULA_SECONDS = 2.0
+
+
+class Unsolved(Exception):
+    """An inverse case whose question has no solution (or fewer than its checks ask for)."""
 
 
 class FormulaTimeout(BaseException):
@@ -83,6 +90,7 @@ def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calcula
             with time_limit():
                 calc = _calculator(entry, problems)
                 if calc is not None:
+                    _check_question(entry, calc, problems)
                     _check_cases(entry, calc, problems)
                     _check_plots(entry, calc, problems)
         except FormulaTimeout as exc:
@@ -194,6 +202,69 @@ def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
     return calc
 
 
+def _question_problem(entry: Entry, calc: Calculator, question: dict) -> str | None:
+    """Why an inverse question (an entry's ``solve`` or a case's) cannot be asked, or None."""
+    inputs = {i.name: i for i in entry.inputs}
+    outputs = {o.name: o for o in entry.outputs}
+    free, output = question["input"], question["output"]
+    if free not in inputs:
+        return f"input: {free!r} is not an input; inputs: {', '.join(inputs)}"
+    if inputs[free].type not in ("real", "integer"):
+        return f"input: {free} is a {inputs[free].type} input; only real and integer inputs can be freed"
+    if output not in outputs:
+        return f"output: {output!r} is not an output; outputs: {', '.join(outputs)}"
+    if outputs[output].format.split(":")[0] not in NUMERIC:
+        return f"output: {output} is written as {outputs[output].format}, not as a number"
+    try:
+        value = calc.run({})["outputs"][output]["value"]
+    except Exception:
+        return None  # the defaults' failure is reported already
+    if not _numeric(value):
+        return f"output: {output} is not a single number at the defaults ({value!r})"
+    if "target" in question and isinstance(question["target"], str):
+        unit = outputs[output].unit
+        try:
+            unit_table.read(question["target"], unit if unit in unit_table.UNITS else "")
+        except NumberError as exc:
+            return f"target: {exc}"
+    return None
+
+
+def _check_question(entry: Entry, calc: Calculator, problems: Problems) -> None:
+    if entry.solve is None:
+        return
+    reason = _question_problem(entry, calc, entry.solve)
+    if reason:
+        _add(problems, entry.at("solve"), f"solve.{reason}")
+
+
+def reproduce(calc: Calculator, case) -> list:
+    """(check, computed value) for each check of a case: a forward case runs its inputs; an
+    inverse case solves for its freed input, and each check reads the solution its ``index``
+    picks (0 by default): the freed input's value, or an output there (the check is returned
+    without its index, which is spent).  DomainError when the inputs are rejected, Unsolved
+    when the question has no solution."""
+    question = case.inverse
+    if question is None:
+        outputs = calc.run(case.inputs)["outputs"]
+        return [(check, outputs[check.output]["value"]) for check in case.checks]
+    result = solve(calc, case.inputs, question["input"], question["output"], question["sense"], question["target"])
+    found = result["solutions"]
+    if not found:
+        raise Unsolved(f"no solution for {question['input']}: {result['message']}")
+    pairs = []
+    for check in case.checks:
+        k = check.index or 0
+        if k >= len(found):
+            raise Unsolved(f"a check asks for solution {k} (0-based), but there are {len(found)}: {result['message']}")
+        run = found[k]["run"]
+        # the freed input: its crossing as refined (the value shown is shortened to the
+        # fewest digits that still reproduce the target, which a printed value may exceed)
+        value = found[k]["root"] if check.output == question["input"] else run["outputs"][check.output]["value"]
+        pairs.append((replace(check, index=None), value))   # index picked the solution: one number is checked
+    return pairs
+
+
 def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
     outputs = {o.name: o.format for o in entry.outputs}
     for case in entry.cases:
@@ -206,26 +277,40 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             if name not in calc.defaults:
                 _add(problems, case.where, f"case {case.id}: unknown input {name!r}; inputs: {', '.join(calc.defaults)}")
                 broken = True
-        for check in case.checks:
-            if check.output not in outputs:
-                _add(problems, check.where, f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}")
+        question = case.inverse
+        checked = dict(outputs)
+        if question is not None:
+            reason = _question_problem(entry, calc, question)
+            if reason:
+                _add(problems, case.where, f"case {case.id}: solve.{reason}")
                 broken = True
-            reason = tolerance.problem(check, outputs.get(check.output, "sig"))
+            elif question["input"] in case.inputs:
+                _add(problems, case.where, f"case {case.id}: {question['input']} is solved for, so inputs must not give it")
+                broken = True
+            checked[question["input"]] = "sig"
+        for check in case.checks:
+            if check.output not in checked:
+                also = f"; or the freed input {question['input']!r}" if question else ""
+                _add(problems, check.where, f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}{also}")
+                broken = True
+            reason = tolerance.problem(check, checked.get(check.output, "sig"))
             if reason:
                 _add(problems, check.where, f"case {case.id}: {reason}")
                 broken = True
         if broken:
             continue
         try:
-            result = calc.run(case.inputs)
+            pairs = reproduce(calc, case)
+        except Unsolved as exc:
+            _add(problems, case.where, f"case {case.id}: {exc}")
+            continue
         except DomainError as exc:
             _add(problems, case.where, f"case {case.id}: inputs rejected: {exc}")
             continue
         except Exception as exc:
             _add(problems, case.where, f"case {case.id}: formula raises {exc!r}")
             continue
-        for check in case.checks:
-            actual = result["outputs"][check.output]["value"]
+        for check, actual in pairs:
             miss = tolerance.verify(check, actual)
             if miss:
                 _add(problems, check.where, f"case {case.id}: {miss}")

@@ -79,7 +79,13 @@ class Case:
     source: str = ""
     quote: str = ""
     note: str = ""
+    solve: dict | None = field(default=None, hash=False)   # an inverse case: {input, output, sense, target}
     where: Where | None = field(default=None, compare=False)
+
+    @property
+    def inverse(self) -> dict | None:
+        """The inverse question with its sense filled in ('=' by default), or None."""
+        return {"sense": "=", **self.solve} if self.solve else None
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,7 @@ class Entry:
     plots: tuple[Plot, ...] = ()
     feeds: tuple[Feed, ...] = ()
     may_be_infinite: tuple[str, ...] = ()
+    solve: dict | None = field(default=None, hash=False)   # the question usually asked backwards: {input, output}
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
     key_lines: dict = field(default_factory=dict, compare=False)
@@ -159,6 +166,15 @@ class Entry:
     def part_title(self) -> str:
         return PART_TITLES[self.part]
 
+    @property
+    def question(self) -> dict | None:
+        """The default inverse question: ``solve`` if given, else the first numeric input and output."""
+        if self.solve:
+            return dict(self.solve)
+        free = next((i.name for i in self.inputs if i.type in ("real", "integer")), None)
+        output = next((o.name for o in self.outputs if o.format.split(":")[0] not in ("bool", "text")), None)
+        return {"input": free, "output": output} if free and output else None
+
     def spec(self) -> dict:
         """What the runtime needs: the page carries this as JSON for Pyodide."""
         return {
@@ -167,6 +183,7 @@ class Entry:
             "inputs": [i.spec() for i in self.inputs],
             "outputs": [o.spec() for o in self.outputs],
             "plots": [p.spec() for p in self.plots],
+            "solve": self.question,
         }
 
 

@@ -86,6 +86,7 @@ _PATTERN_HINTS = {
     "format": "is not a format: sig:N, fixed:N, percent:N, sci:N, si:N, int, fraction, bool or text",
     "name": "is not a Python identifier",
     "output": "is not a Python identifier",
+    "input": "is not a Python identifier",
     "id": "must be letters, digits and hyphens",
 }
 
@@ -203,6 +204,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
                          log_y=p.get("log_y", False), points=p.get("points", 60), caption=p.get("caption", ""),
                          where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
         may_be_infinite=tuple(raw.get("may_be_infinite", [])),
+        solve=dict(raw["solve"]) if "solve" in raw else None,
         feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
                     for k, f in enumerate(raw.get("feeds", []))),
         key_lines={key: tree.line((key,)) for key in raw},

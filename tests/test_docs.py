@@ -9,7 +9,7 @@ from site_builder.load import schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "entry-format.md"
 SECTIONS = {"Top-level keys": None, "An input": "input", "An output": "output", "A plot": "plot", "A feed": "feed",
-            "A case": "case", "A check": "check"}
+            "A question": "solve", "A case": "case", "An inverse case": "inverse", "A check": "check"}
 
 
 def documented() -> dict[str, set[str]]:

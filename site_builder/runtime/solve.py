@@ -28,6 +28,7 @@ The result is plain JSON-able data::
     {"input": "s", "output": "total", "sense": "<=", "target": 8e10, "target_text": "80 GB",
      "status": "solved" | "none",
      "solutions": [{"value": 244140, "text": "244,140", "kind": "root" | "boundary" | "integer",
+                    "root": the crossing as refined, before "value" was shortened for the reader,
                     "side": "below" | "above" | None,   # for <= / >=: the values that meet lie below / above it
                     "run": Calculator.run at that value,
                     "neighbour": {"value", "text", "output_text"}}],   # integer only: the whole number that misses
@@ -45,7 +46,7 @@ import time
 from decimal import Decimal
 
 from .domain import LARGEST_WHOLE, DomainError
-from .numbers import FORMAT, NumberError, format_number
+from .numbers import FORMAT, SUFFIXES, NumberError, format_number, write_input
 from . import units as unit_table
 
 SENSES = ("=", "<=", ">=")
@@ -85,7 +86,11 @@ def printed_tolerance(fmt: str, target: float) -> float:
 def typed(value, integer: bool) -> str:
     """A solved value as a reader would type it: ``244,140``, ``0.9``, ``1.4e12``."""
     if integer:
-        return f"{int(value):,}"
+        n = int(value)
+        short = write_input(n)   # 2T, 70B: as readers type large counts, when that is exact and short
+        if abs(n) >= 10**7 and short[-1:] in SUFFIXES and len(short.rstrip("kMBT").replace(".", "").lstrip("-")) <= 4:
+            return short
+        return f"{n:,}"
     x = float(value)
     if x.is_integer() and abs(x) < 1e6:
         return f"{int(x):,}"
@@ -182,6 +187,8 @@ class _Problem:
         except DomainError:
             self.current = values[free]
         self.values = values
+        if self._value_at(self.current) == "list":
+            raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
         self.target = self._read_target(target)
         self.tol = printed_tolerance(self.output.get("format", "sig:4"), self.target)
         self.cache: dict = {}
@@ -189,9 +196,7 @@ class _Problem:
         self.deadline = time.monotonic() + SECONDS
         self.late = False
         self.slowest = 0.0
-        probe = self._value_at(self.current)
-        if probe == "list":
-            raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
+        self.poles: list = []
 
     # ------------------------------------------------------------------ reading
     def _read_target(self, target) -> float:
@@ -359,8 +364,8 @@ class _Problem:
             turns = self._turns(samples)
         except _Spent:
             turns = []
-        known = {x for x, _ in samples} | {t for t in turns if self.cache.get(t) is not None}
-        samples = sorted((x, self.g(x)) for x in known)   # all cached: no evaluation
+        # every value computed so far (the grid, the turns' searches): no new evaluation
+        samples = sorted((x, self.g(x)) for x, y in self.cache.items() if y is not None)
         solutions, gaps = [], []
         try:
             solutions, gaps = self._crossings(samples)
@@ -402,45 +407,74 @@ class _Problem:
         return 1e-12 * max(1.0, abs(self.target))
 
     def _turns(self, samples) -> list:
-        """Where the sampled output changes direction, refined by golden-section search."""
+        """Where the sampled output changes direction, refined by golden-section search.  An
+        "extreme" that runs off without bound is a pole (the output jumps through infinity),
+        not a turn: it widens the range instead."""
         turns = []
         ys = [(x, self.y(x)) for x, _ in samples]
         ys = [(x, y) for x, y in ys if y is not None and math.isfinite(y)]
         for i in range(1, len(ys) - 1):
             (a, ya), (m, ym), (b, yb) = ys[i - 1], ys[i], ys[i + 1]
-            if (ym - ya) * (yb - ym) < 0 and abs(ym - ya) + abs(yb - ym) > 1e-12 * max(abs(ym), 1e-300):
+            scale = max(abs(ya), abs(ym), abs(yb))
+            if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-9 * scale:
                 if len(turns) >= 8:
                     break
                 try:
-                    turns.append(self._extremum(a, m, b, ym > ya))
+                    x = self._extremum(a, m, b, ym > ya)
                 except _Spent:
-                    turns.append(m)
+                    x = m
+                y = self.y(x) if x in self.cache else ym
+                if y is not None and abs(y - ym) > 100 * max(abs(ya - ym), abs(yb - ym)):
+                    self.poles.append((x, math.copysign(math.inf, y)))
+                    continue
+                turns.append(x)
         return turns
 
     def _extremum(self, a, m, b, peak: bool):
+        """The turn between a and b (m the highest or lowest sample there), by golden section;
+        on a flat top, the shortest decimal where the output is still at its extreme."""
         log = a > 0 and b / a > 4
         to_u = math.log if log else float
         from_u = math.exp if log else float
-        ua, ub = to_u(a), to_u(b)
         sign = -1.0 if peak else 1.0
-        best = (sign * self.y(m), m)
+        seen = {m: sign * self.y(m)}
+
+        def h(u):
+            x = self._whole(from_u(u))
+            y = self.y(x)
+            if y is None:
+                return None
+            seen[x] = sign * y
+            return sign * y
+
         ratio = (math.sqrt(5) - 1) / 2
-        for _ in range(24):
-            c, d = ub - ratio * (ub - ua), ua + ratio * (ub - ua)
-            xc, xd = self._whole(from_u(c)), self._whole(from_u(d))
-            yc, yd = self.y(xc), self.y(xd)
-            if yc is None or yd is None:
+        ua, ub = to_u(a), to_u(b)
+        c, d = ub - ratio * (ub - ua), ua + ratio * (ub - ua)
+        hc, hd = h(c), h(d)
+        for _ in range(30):
+            if hc is None or hd is None:
                 break
-            best = min(best, (sign * yc, xc), (sign * yd, xd))
-            if sign * yc < sign * yd:
-                ub = d
+            if hc < hd:
+                ub, d, hd = d, c, hc
+                c = ub - ratio * (ub - ua)
+                hc = h(c)
             else:
-                ua = c
-            if self.integer and from_u(ub) - from_u(ua) < 2:
+                ua, c, hc = c, d, hd
+                d = ua + ratio * (ub - ua)
+                hd = h(d)
+            xa, xb = from_u(ua), from_u(ub)
+            if (self.integer and xb - xa < 2) or abs(xb - xa) <= 1e-4 * max(abs(xa), abs(xb), 1e-300):
                 break
-            if abs(from_u(ub) - from_u(ua)) <= 1e-9 * max(abs(from_u(ua)), 1e-300):
-                break
-        return best[1]
+        low = min(seen.values())
+        flat = [x for x, v in seen.items() if v - low <= self.tol * STOP]
+        best = min(flat, key=lambda x: seen[x])
+        if self.integer or len(flat) < 2:
+            return best
+        for x in _shortest(min(flat), max(flat)):
+            y = self.y(x)
+            if y is not None and sign * y - low <= self.tol * STOP:
+                return x
+        return best
 
     def _whole(self, x):
         return round(x) if self.integer else x
@@ -465,6 +499,8 @@ class _Problem:
                     continue
             elif self._meets_g(ga) == self._meets_g(g):
                 continue
+            if any(a < pole < x for pole, _ in self.poles):
+                continue   # it jumps through infinity here: no crossing to refine
             found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
             if found is None:
                 continue
@@ -574,8 +610,25 @@ class _Problem:
         return self._real_solution(xa, ga, xb, gb)
 
     def _real_solution(self, xa, ga, xb, gb):
-        slope = (gb - ga) / (xb - xa) if xb != xa and math.isfinite(ga) and math.isfinite(gb) else 0.0
+        if self.sense == "=":
+            best = xa if abs(ga) <= abs(gb) else xb
+        else:
+            best = xa if self._meets_g(ga) else xb
+        g_best = ga if best == xa else gb
+        # the local slope, from one step of a ten-millionth: how far the input may move
+        slope = 0.0
+        if math.isfinite(g_best):
+            h = max(abs(best), 1e-300) * 1e-7
+            step = best + h if best + h in self.domain.interval else best - h
+            try:
+                g_step = self.g(step)
+            except _Spent:
+                g_step = None
+            if g_step is not None and math.isfinite(g_step) and step != best:
+                slope = (g_step - g_best) / (step - best)
         reach = 0.5 * self.tol / abs(slope) if slope else 0.0
+        if not slope and self.sense == "=":   # flat where it meets the target: try short values near
+            reach = 1e-3 * abs(best)
         if self.sense != "=":   # a jump: any value up to the bracket's width inside may do
             reach = max(reach, abs(xb - xa))
         if self.sense == "=":
@@ -593,24 +646,24 @@ class _Problem:
                 return self.meets(x) and self.close(x)
         candidates = []
         if reach:
-            candidates = [x for x in _shortest(*span) if x in self.domain.interval and x != best]
+            candidates = [x for x in _shortest(*span) if x in self.domain.interval]
         try:
             for x in candidates:
                 if check(x):
-                    return self._solution(x, None, kind, other)
+                    return self._solution(x, None, kind, other, root=best)
         except _Spent:
             pass
         if best in self.cache and check(best):
-            return self._solution(best, None, kind, other)
+            return self._solution(best, None, kind, other, root=best)
         return ("gap", xa, xb)
 
-    def _solution(self, x, neighbour, kind, other=None):
+    def _solution(self, x, neighbour, kind, other=None, root=None):
         side = None
         if self.sense != "=":
             across = neighbour if neighbour is not None else other
             if across is not None:
                 side = "below" if across > x else "above"
-        return {"x": x, "neighbour": neighbour, "kind": kind, "side": side}
+        return {"x": x, "neighbour": neighbour, "kind": kind, "side": side, "root": x if root is None else root}
 
     # ------------------------------------------------------------------ the report
     def _range(self):
@@ -646,6 +699,8 @@ class _Problem:
                 low, high = (low, math.inf) if y2 > 0 else (-math.inf, high)
             elif exponent < -1e-3:   # it shrinks as a power: its limit there is 0
                 low, high = (min(low, 0.0), high) if y2 > 0 else (low, max(high, 0.0))
+        for _, pole in self.poles:
+            low, high = (low, math.inf) if pole > 0 else (-math.inf, high)
         return low, high
 
     def _reproduces(self, y, kind: str) -> bool:
@@ -679,7 +734,7 @@ class _Problem:
                 continue
             if not self._reproduces(run["outputs"][self.name]["value"], s["kind"]):
                 continue   # does not reproduce the target when run forwards: not reported
-            item = {"value": x, "text": self._typed(x), "kind": s["kind"], "side": s["side"], "run": run}
+            item = {"value": x, "text": self._typed(x), "root": s["root"], "kind": s["kind"], "side": s["side"], "run": run}
             if s["neighbour"] is not None:
                 n = s["neighbour"]
                 ny = self.y(n)
@@ -690,7 +745,7 @@ class _Problem:
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
-        elif low == high:
+        elif self.write(low) == self.write(high):   # the same to the printed precision
             head = f"{over}, {label} is {self.write(low)} throughout"
         else:
             head = f"{over}, {label} ranges from {self.write(low)} to {self.write(high)}"
@@ -707,7 +762,8 @@ class _Problem:
                                          for s in neighbours) + ")"
         elif everywhere:
             status = "solved"
-            tail = f"it does not depend on {free}" if low == high else f"it is {words}{target_text} throughout"
+            flat = low is not None and self.write(low) == self.write(high)
+            tail = f"it does not depend on {free}" if flat else f"it is {words}{target_text} throughout"
         else:
             status = "none"
             if low is not None and self.target > high:
