@@ -23,6 +23,7 @@ from .errors import BuildFailed, Problems
 from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
+from .runtime.solve import solve
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +54,9 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
     outputs = {o.name: o for o in entry.outputs}
     rows = {}
     for case in entry.cases:
+        if case.inverse is not None:
+            rows[case.id] = _inverse_case_rows(entry, calc, case)
+            continue
         run = calc.run(case.inputs)
         checks = []
         for c in case.checks:
@@ -65,6 +69,30 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
             checks.append((c, text, label))
         rows[case.id] = {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks}
     return rows
+
+
+def _inverse_case_rows(entry: Entry, calc: Calculator, case) -> dict:
+    """An inverse case as the page shows it: the question, its fixed inputs, and each check read
+    at the solution its index picks (the freed input's value as the solver writes it)."""
+    symbols = {i.name: i.symbol for i in entry.inputs}
+    labels = {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}}
+    q = case.inverse
+    result = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"])
+    found = result["solutions"]
+    checks = []
+    for c in case.checks:
+        k = c.index or 0
+        several = len(found) > 1
+        if c.output == q["input"]:
+            which = f"solution {k + 1} of {len(found)}" if several else "solved for"
+            checks.append((c, found[k]["text"], f"{labels[c.output]} · {which}"))
+        else:
+            at = f" · at solution {k + 1}" if several else ""
+            checks.append((c, found[k]["run"]["outputs"][c.output]["text"], labels[c.output] + at))
+    sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
+    return {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks,
+            "question": {"symbol": symbols[q["input"]], "output": labels[q["output"]], "sense": sense,
+                         "target": result["target_text"]}}
 
 
 def _qr_svgs(urls: list[str]) -> dict[str, str]:

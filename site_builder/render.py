@@ -140,15 +140,15 @@ class Renderer:
     @staticmethod
     def solve_spec(entry: Entry, defaults: dict) -> dict | None:
         """What the page's solve panel offers: the numeric inputs it may free, the numeric outputs it
-        may aim at, and the default question (the entry's ``solve`` pairing, else the first of each)."""
+        may aim at (a list is neither), and the default question (the entry's ``solve`` pairing, else the
+        first of each)."""
         inputs = [i.name for i in entry.inputs if i.type in ("real", "integer")]
         outputs = [o.name for o in entry.outputs
                    if isinstance(defaults["outputs"][o.name]["value"], (int, float))
                    and not isinstance(defaults["outputs"][o.name]["value"], bool)]
         if not inputs or not outputs:
             return None
-        pairing = getattr(entry, "solve", None) or {}
-        pairing = pairing if isinstance(pairing, dict) else vars(pairing)
+        pairing = entry.question or {}
         return {"input": pairing.get("input") if pairing.get("input") in inputs else inputs[0],
                 "output": pairing.get("output") if pairing.get("output") in outputs else outputs[0],
                 "inputs": inputs, "outputs": outputs}
