@@ -196,7 +196,7 @@ export function setupSolve(page) {
         answer.replaceChildren(line(`Waiting for valid inputs (${other.join(", ")}) to solve again.`, "solve-wait"));
         return;
       }
-      const why = Object.entries(reply.errors).map(([n, m]) => `${n}: ${m}`).join("; ");
+      const why = Object.entries(reply.errors).map(([n, m]) => ([q.input, q.output, "solve"].includes(n) ? m : `${n}: ${m}`)).join("; ");
       stop();
       if (linked) page.addNotice(`Ignored the link's question: ${why}`);
       else says(why);

@@ -233,3 +233,27 @@ def test_the_panel_in_use_has_no_serious_accessibility_violation(browser, server
            for v in result["violations"] if v["impact"] in ("serious", "critical")]
     context.close()
     assert bad == []
+
+
+def test_the_default_question_is_the_entrys_own_and_a_bad_target_is_named(page, server, bank):
+    entries, _ = bank
+    entry = next(e for e in entries if e.key == "35")
+    open_entry(page, server, "/35/")
+    assert [page.input_value("#solve-input"), page.input_value("#solve-output")] == \
+        [entry.question["input"], entry.question["output"]]
+    page.focus("#solve-target")
+    page.keyboard.press("Enter")   # nothing typed yet: the panel says what it needs
+    page.wait_for_selector("#solve-err:not([hidden])")
+    assert "Type a target" in page.text_content("#solve-err")
+    page.keyboard.type("eighty")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('solve-err').textContent.includes('eighty')")
+    assert page.get_attribute("#solve-target", "aria-invalid") == "true"
+    assert page.locator(".field.solved").count() == 0
+    page.fill("#solve-target", "")
+    page.keyboard.type("80GB")
+    page.keyboard.press("Enter")
+    solved(page)
+    assert page.is_hidden("#solve-err") and page.get_attribute("#solve-target", "aria-invalid") == "false"
+    assert page.locator(".field.solved").count() == 1
+    clean(page)
