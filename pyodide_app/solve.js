@@ -108,7 +108,7 @@ export function setupSolve(page) {
     const field = el(`input-${q.input}`), box = form.elements[q.input];
     field.classList.add("solved");
     field.classList.toggle("stale", stale);
-    const note = line(stale ? `Solved earlier for ${describe(q)}; solving again…` : `Solved: the value where ${describe(q)}.`, "solved-note");
+    const note = line(stale ? `Stale: solved for ${describe(q)} at the earlier inputs.` : `Solved: the value where ${describe(q)}.`, "solved-note");
     note.id = "solved-note";
     field.append(note);
     box.setAttribute("aria-describedby", `${box.getAttribute("aria-describedby")} solved-note`);
@@ -116,7 +116,8 @@ export function setupSolve(page) {
   }
 
   function describe(q) {
-    return `${spec.labels[q.output]} ${SENSES[q.sense]} ${q.target}`;
+    const label = spec.labels[q.output];   // "Bubble as a percentage" mid-sentence; "KV cache size" as it is
+    return `${/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label} ${SENSES[q.sense]} ${q.target}`;
   }
 
   function stop() {
