@@ -198,9 +198,15 @@ export function setupSolve(page) {
         return;
       }
       const why = Object.entries(reply.errors).map(([n, m]) => ([q.input, q.output, "solve"].includes(n) ? m : `${n}: ${m}`)).join("; ");
-      stop();
-      if (linked) page.addNotice(`Ignored the link's question: ${why}`);
-      else says(why);
+      if (linked) {
+        stop();
+        page.addNotice(`Ignored the link's question: ${why}`);
+        return;
+      }
+      // A question being edited: the panel says what is wrong, and the last answer stays, marked
+      // stale, until it is fixed (as the results do for a wrong input).
+      says(why);
+      if (active) panel.classList.add("stale");
       return;
     }
     says("");

@@ -257,3 +257,20 @@ def test_the_default_question_is_the_entrys_own_and_a_bad_target_is_named(page, 
     assert page.is_hidden("#solve-err") and page.get_attribute("#solve-target", "aria-invalid") == "false"
     assert page.locator(".field.solved").count() == 1
     clean(page)
+
+
+def test_editing_an_asked_question_solves_again_as_it_is_typed(page, server, bank):
+    open_entry(page, server, "/35/")
+    ask(page, "total", "<=", "80GB", "s")
+    page.fill("#solve-target", "eighty")   # wrong while being typed: said, the last answer kept, marked stale
+    page.wait_for_selector("#solve-err:not([hidden])")
+    assert "eighty" in page.text_content("#solve-err")
+    assert "stale" in page.get_attribute("#input-s", "class") and "stale" in page.get_attribute("#solve", "class")
+    before = int(page.evaluate("document.documentElement.dataset.solves"))
+    page.fill("#solve-target", "40GB")   # fixed: solved again without Enter
+    solved(page, before)
+    want = expected(bank, "35", {}, "s", "total", "<=", "40GB")["solutions"][0]
+    assert page.input_value("#in-s") == want["text"]
+    assert page.is_hidden("#solve-err") and "stale" not in page.get_attribute("#input-s", "class")
+    page.wait_for_function("() => location.search.includes('40GB')")
+    clean(page)
