@@ -274,3 +274,17 @@ def test_editing_an_asked_question_solves_again_as_it_is_typed(page, server, ban
     assert page.is_hidden("#solve-err") and "stale" not in page.get_attribute("#input-s", "class")
     page.wait_for_function("() => location.search.includes('40GB')")
     clean(page)
+
+
+def test_a_target_in_the_units_the_reader_chose(page, server, bank):
+    open_entry(page, server, "/35/")
+    page.select_option("#units-bytes", "GiB")
+    page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith('GiB')")
+    assert page.get_attribute("#solve-target", "placeholder") == page.text_content("#out-total")   # how to type one
+    ask(page, "total", "<=", "80 GiB", "s")
+    want = expected(bank, "35", {}, "s", "total", "<=", "80 GiB")["solutions"][0]
+    assert page.input_value("#in-s") == want["text"]
+    assert page.text_content("#out-total").endswith("GiB")
+    page.wait_for_function("() => location.search.includes('solve=')")
+    assert page.url.endswith("/35/?solve=s&total%3C=80%20GiB&units=bytes%3AGiB")
+    clean(page)
