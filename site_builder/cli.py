@@ -29,7 +29,10 @@ def _parser() -> argparse.ArgumentParser:
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
-    c.add_argument("assignments", nargs="*", metavar="name=value", help="inputs; the rest take their defaults")
+    c.add_argument("assignments", nargs="*", metavar="name=value",
+                   help="inputs; the rest take their defaults.  With --solve, one of them is the target: "
+                        "output=value, output<=value or output>=value (in the output's units: total<=80GB)")
+    c.add_argument("--solve", metavar="INPUT", help="ask it backwards: the values of INPUT where the target is met")
     c.add_argument("--json", action="store_true", help="print JSON")
     return p
 
@@ -95,13 +98,26 @@ def _compute(args) -> int:
         print(f"no entry {args.entry!r}: expected a bank number 1-50 or a toolkit id", file=sys.stderr)
         return 2
     raw = {}
+    targets = []
+    outputs = {o.name for o in entry.outputs}
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
             print(f"{item!r}: expected name=value", file=sys.stderr)
             return 2
-        raw[name.strip()] = value
+        name = name.strip()
+        if args.solve and name.rstrip("<>").strip() in outputs:
+            sense = {"<": "<=", ">": ">="}.get(name[-1:], "=")
+            targets.append((name.rstrip("<>").strip(), sense, value.strip()))
+            continue
+        raw[name] = value
     calc = Calculator(entry.spec())
+    if args.solve:
+        if len(targets) != 1:
+            print(f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "
+                  f"(outputs: {', '.join(o.name for o in entry.outputs)})", file=sys.stderr)
+            return 2
+        return _solve(args, entry, calc, raw, *targets[0])
     try:
         result = calc.run(raw)
     except DomainError as exc:
@@ -117,6 +133,48 @@ def _compute(args) -> int:
     for o in entry.outputs:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
         print(f"  {o.label:<{width}}  {text}")
+    return 0
+
+
+def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
+    """The inverse question: the solutions and the outputs at each; exit 2 when there is none."""
+    from .runtime.calculator import json_safe
+    from .runtime.domain import DomainError
+    from .runtime.numbers import NBSP
+    from .runtime.solve import solve
+
+    try:
+        result = solve(calc, raw, args.solve, output, sense, target)
+    except DomainError as exc:
+        print(f"entry {entry.key}: {exc}", file=sys.stderr)
+        return 2
+    code = 0 if result["status"] == "solved" else 2
+    if args.json:
+        out = {"entry": entry.id, **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
+               "solutions": [{**{k: s[k] for k in ("value", "text", "kind")},
+                              **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
+                              "inputs": s["run"]["inputs"],
+                              "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()}}
+                             for s in result["solutions"]],
+               "turns": [t["value"] for t in result["turns"]],
+               "range": [result["range"]["low"], result["range"]["high"]], "message": result["message"]}
+        print(json.dumps(json_safe(out), allow_nan=False))
+        return code
+    message = result["message"].replace(NBSP, " ")
+    if code:
+        print(f"entry {entry.key}: no solution: {message}", file=sys.stderr)
+        return code
+    symbol = {"=": "=", "<=": "≤", ">=": "≥"}[sense]
+    label = next(o.label for o in entry.outputs if o.name == output)
+    print(f"{entry.label} · {entry.title}")
+    print(f"  {label} {symbol} {result['target_text']}, solved for {args.solve}:")
+    print(f"  {message}")
+    width = max(len(o.label) for o in entry.outputs)
+    for s in result["solutions"]:
+        print(f"\n  at {args.solve} = {s['text']}:")
+        for o in entry.outputs:
+            text = s["run"]["outputs"][o.name]["text"].replace(NBSP, " ")
+            print(f"    {o.label:<{width}}  {text}")
     return 0
 
 

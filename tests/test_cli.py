@@ -42,3 +42,51 @@ def test_unknown_inputs_and_entries_exit_2(capsys):
 def test_check_reports_zero_errors(capsys):
     assert main(["check"]) == 0
     assert capsys.readouterr().out.startswith("0 errors: ")
+
+
+def test_solve_prints_the_solution_and_the_outputs_there(capsys):
+    assert main(["compute", "35", "total<=80GB", "--solve", "s"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Entry 35 · KV cache size"
+    assert lines[1] == "  KV cache size ≤ 80 GB, solved for s:"
+    assert lines[2] == ("  over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it is at most 80 GB for s ≤ 244,140 "
+                        "(s = 244,141 gives 80.0001 GB)")
+    assert "  at s = 244,140:" in lines
+    assert "    KV cache size                 80 GB" in lines
+
+
+def test_solve_json_gives_the_whole_number_and_its_neighbour(capsys):
+    assert main(["compute", "19", "bubble_percent<=8%", "--solve", "M", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["input"], out["output"], out["sense"], out["target"], out["status"]) == ("M", "bubble_percent", "<=", 0.08, "solved")
+    [solution] = out["solutions"]
+    # 7/(M + 7) <= 0.08 first holds at M = 81 (7/88 = 0.0795); M = 80 gives 7/87 = 0.0805
+    assert (solution["value"], solution["neighbour"], solution["kind"]) == (81, 80, "integer")
+    assert solution["outputs"]["bubble"] == 7 / 88
+    assert solution["inputs"]["P"] == 8
+
+
+def test_solve_keeps_the_other_inputs_as_given(capsys):
+    assert main(["compute", "1", "C_train=1e24", "N=70B", "--solve", "D", "--json"]) == 0
+    [solution] = json.loads(capsys.readouterr().out)["solutions"]
+    assert solution["value"] == 2_380_952_380_952   # 10^24 / (6 x 70e9) = 2,380,952,380,952.4
+    assert solution["inputs"]["N"] == 70_000_000_000
+
+
+def test_solve_without_a_solution_exits_2_with_the_range(capsys):
+    assert main(["compute", "35", "total<=100kB", "--solve", "s"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "entry 35: no solution: over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it never falls to 100 kB")
+    assert main(["compute", "35", "total<=100kB", "--solve", "s", "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "none" and out["solutions"] == [] and out["range"] == [327680.0, None]
+
+
+def test_solve_rejects_a_bad_question_with_status_2(capsys):
+    assert main(["compute", "35", "total<=80GB", "--solve", "Q"]) == 2
+    assert capsys.readouterr().err.strip() == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta"
+    assert main(["compute", "35", "--solve", "s"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total)")
+    assert main(["compute", "35", "total<=80 XB", "--solve", "s"]) == 2
+    assert capsys.readouterr().err.strip() == "entry 35: total: target: '80 XB' is not a number in B"

@@ -265,7 +265,7 @@ class _Problem:
         y = self.y(x)
         if y is None:
             return False
-        slack = 1e-12 * max(1.0, abs(self.target))
+        slack = self._slack()
         if self.sense == "<=":
             return y <= self.target + slack
         if self.sense == ">=":
@@ -404,7 +404,8 @@ class _Problem:
         return sorted(samples)
 
     def _slack(self) -> float:
-        return 1e-12 * max(1.0, abs(self.target))
+        """Rounding noise allowed in meeting a <= or >= target (relative: a tiny target stays tiny)."""
+        return 1e-12 * abs(self.target)
 
     def _turns(self, samples) -> list:
         """Where the sampled output changes direction, refined by golden-section search.  An
@@ -416,11 +417,11 @@ class _Problem:
         for i in range(1, len(ys) - 1):
             (a, ya), (m, ym), (b, yb) = ys[i - 1], ys[i], ys[i + 1]
             scale = max(abs(ya), abs(ym), abs(yb))
-            if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-9 * scale:
+            if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-12 * scale:
                 if len(turns) >= 8:
                     break
-                try:
-                    x = self._extremum(a, m, b, ym > ya)
+                try:   # the crossings come first: turns get what the budget leaves them
+                    x = self._extremum(a, m, b, ym > ya) if self.evaluations < 0.6 * MAX_EVALUATIONS else m
                 except _Spent:
                     x = m
                 y = self.y(x) if x in self.cache else ym
@@ -444,14 +445,15 @@ class _Problem:
             y = self.y(x)
             if y is None:
                 return None
-            seen[x] = sign * y
+            if math.isfinite(y):
+                seen[x] = sign * y
             return sign * y
 
         ratio = (math.sqrt(5) - 1) / 2
         ua, ub = to_u(a), to_u(b)
         c, d = ub - ratio * (ub - ua), ua + ratio * (ub - ua)
         hc, hd = h(c), h(d)
-        for _ in range(30):
+        for _ in range(16):
             if hc is None or hd is None:
                 break
             if hc < hd:
@@ -501,7 +503,10 @@ class _Problem:
                 continue
             if any(a < pole < x for pole, _ in self.poles):
                 continue   # it jumps through infinity here: no crossing to refine
-            found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
+            try:
+                found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
+            except _Spent:
+                break   # out of evaluations: what is found so far is reported
             if found is None:
                 continue
             if isinstance(found, tuple) and found[0] == "gap":
@@ -517,8 +522,10 @@ class _Problem:
         return self._solution(x, None, "integer" if self.integer else "root")
 
     def _sign(self, g) -> int:
-        """For =: 0 when the output is on the target (to a thousandth of the printed precision)."""
-        return 0 if abs(g) <= self.tol * STOP else (1 if g > 0 else -1)
+        """For =: 0 when the output is on the target: to a thousandth of the printed precision for
+        a real input; exactly for a whole number (else its neighbours decide which is nearer)."""
+        band = 0.0 if self.integer else self.tol * STOP
+        return 0 if abs(g) <= band else (1 if g > 0 else -1)
 
     def _meets_g(self, g) -> bool:
         return g <= self._slack()
@@ -532,8 +539,11 @@ class _Problem:
                 mid = (a + b) // 2
             mid = min(max(mid, a + 1), b - 1)
             gm = self.g(mid)
+            for other in (mid + 1, mid - 1):   # a formula that takes only odd numbers, say
+                if gm is None and a < other < b:
+                    mid, gm = other, self.g(other)
             if gm is None:
-                return None
+                break   # the formula takes none of the numbers near the middle: a and b are neighbours
             if self.sense == "=" and self._sign(gm) == 0:
                 return self._solution(mid, None, "integer")
             if self._same_side(gm, ga):
@@ -572,8 +582,8 @@ class _Problem:
                         break
                 elif abs(meet_g) <= stop and abs(gb if meet_x == xa else ga) <= self.tol:
                     break   # both ends within the printed precision: the boundary is found
-                if self.sense != "=" and abs(ub - ua) <= 1e-6 * max(1.0, abs(ua)):
-                    break   # a jump across the target, located to a millionth
+                if self.sense != "=" and abs(xb - xa) <= 1e-10 * max(abs(xa), abs(xb)):
+                    break   # a jump across the target, located to ten digits
                 if abs(xb - xa) <= 4 * math.ulp(max(abs(xa), abs(xb))):
                     break
                 if math.isfinite(fa) and math.isfinite(fb) and fa != fb and step % 3 != 2:
@@ -655,6 +665,10 @@ class _Problem:
             pass
         if best in self.cache and check(best):
             return self._solution(best, None, kind, other, root=best)
+        if self.sense != "=" and self.meets(best) and abs(xb - xa) <= 1e-9 * max(abs(xa), abs(xb)):
+            found = self._solution(best, None, kind, other, root=best)   # the output jumps across the target here
+            found["jump"] = True
+            return found
         return ("gap", xa, xb)
 
     def _solution(self, x, neighbour, kind, other=None, root=None):
@@ -703,7 +717,7 @@ class _Problem:
             low, high = (low, math.inf) if pole > 0 else (-math.inf, high)
         return low, high
 
-    def _reproduces(self, y, kind: str) -> bool:
+    def _reproduces(self, y, kind: str, jump: bool = False) -> bool:
         """A value run forwards meets the target: to the printed precision for =, and for a real
         boundary; for a whole-number boundary, on the right side of it."""
         if not isinstance(y, (int, float)) or isinstance(y, bool) or not math.isfinite(float(y)):
@@ -714,7 +728,7 @@ class _Problem:
         meets = y <= self.target + slack if self.sense == "<=" else y >= self.target - slack
         if self.sense == "=":
             return close
-        return meets if kind == "integer" else meets and close
+        return meets if kind == "integer" or jump else meets and close
 
     def _typed(self, x) -> str:
         return typed(x, self.integer)
@@ -732,7 +746,7 @@ class _Problem:
                 run = self._run(x)
             except DomainError:
                 continue
-            if not self._reproduces(run["outputs"][self.name]["value"], s["kind"]):
+            if not self._reproduces(run["outputs"][self.name]["value"], s["kind"], s.get("jump", False)):
                 continue   # does not reproduce the target when run forwards: not reported
             item = {"value": x, "text": self._typed(x), "root": s["root"], "kind": s["kind"], "side": s["side"], "run": run}
             if s["neighbour"] is not None:
@@ -745,8 +759,9 @@ class _Problem:
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
-        elif self.write(low) == self.write(high):   # the same to the printed precision
-            head = f"{over}, {label} is {self.write(low)} throughout"
+        elif self._flat(low, high):
+            here = self.cache.get(self.current)
+            head = f"{over}, {label} is {self.write(low if here is None else here)} throughout"
         else:
             head = f"{over}, {label} ranges from {self.write(low)} to {self.write(high)}"
         words = SENSE_WORDS[self.sense]
@@ -762,7 +777,7 @@ class _Problem:
                                          for s in neighbours) + ")"
         elif everywhere:
             status = "solved"
-            flat = low is not None and self.write(low) == self.write(high)
+            flat = low is not None and self._flat(low, high)
             tail = f"it does not depend on {free}" if flat else f"it is {words}{target_text} throughout"
         else:
             status = "none"
@@ -796,6 +811,12 @@ class _Problem:
                       "high_text": self.write(high) if high is not None else "—"},
             "message": message, "evaluations": self.evaluations,
         }
+
+    def _flat(self, low, high) -> bool:
+        """The output does not move over the domain, beyond rounding noise."""
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return False
+        return high - low <= max(self.tol * STOP, 1e-12 * max(abs(low), abs(high)))
 
     def _where(self, solutions) -> str:
         """The values that meet an inequality, from its boundaries: 's ≤ 244,140', '1 ≤ x ≤ 3 or x ≥ 7'."""
