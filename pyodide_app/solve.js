@@ -25,6 +25,7 @@ function fromLink(params, spec) {
   const says = (why) => found.problems.push(`Ignored the link's question: ${why}`);
   const input = spec.inputs.find((i) => i.name === free[0]);
   if (free.length > 1) says("it frees more than one input; ask for one at a time.");
+  else if (!spec.solve) says("this entry has no numeric input and result to solve with (list inputs cannot be freed).");
   else if (!input) says(`this entry has no input ${short(free[0])} to solve for.`);
   else if (!spec.solve.inputs.includes(input.name)) says(`${input.name} is a ${input.type} input, and only a numeric input can be freed.`);
   else if (targets.length !== 1) says(targets.length ? "it sets more than one target; ask one at a time." : "it names no target, e.g. total<=80GB.");
@@ -56,8 +57,8 @@ export function setupSolve(page) {
   const panel = document.getElementById("solve");
   const link = fromLink(new URLSearchParams(location.search), spec);
   const hooks = { keys: link.keys, ask: async () => {}, share: () => null, search: (q) => String(q), pretty: (u) => u };
-  if (!panel || !spec.solve) return hooks;
   for (const text of link.problems) page.addNotice(text);
+  if (!panel || !spec.solve) return hooks;
 
   const el = (id) => document.getElementById(id);
   const [outputMenu, senseMenu, targetBox, inputMenu] = ["solve-output", "solve-sense", "solve-target", "solve-input"].map(el);

@@ -169,6 +169,7 @@ BAD_QUESTIONS = {
     "unknown input": ("/35/?solve=zz&total<=80GB", "no input “zz”"),
     "unknown output": ("/35/?solve=s&nope<=1", "no numeric result “nope”"),
     "list input": ("/24/?solve=p&frontier=0.9", "p is a list input"),
+    "only list inputs": ("/toolkit/softmax-saturation/?solve=z&p_max<=0.9", "list inputs cannot be freed"),
     "no target": ("/35/?solve=s", "names no target"),
     "several targets": ("/35/?solve=s&total<=80GB&per_token>=1kB", "more than one target"),
     "two inputs freed": ("/35/?solve=s&solve=B&total<=80GB", "more than one input"),
