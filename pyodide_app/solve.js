@@ -121,6 +121,12 @@ export function setupSolve(page) {
     return `${/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label} ${SENSES[q.sense]} ${q.target}`;
   }
 
+  function staleMark() {
+    if (!active) return;
+    panel.classList.add("stale");
+    mark(active, true);
+  }
+
   function stop() {
     active = null;
     last = null;
@@ -178,16 +184,20 @@ export function setupSolve(page) {
     const raw = page.rawInputs();
     delete raw[q.input];   // freed: its value is what is asked for
     panel.classList.add("asked");
-    if (active) { panel.classList.add("stale"); mark(active, true); }
+    // An answer that takes a while shows the last one as stale meanwhile (a quick one, as most
+    // are, would only make the mark flicker as the reader types).
+    const slow = setTimeout(() => { if (seq === asked) staleMark(); }, 150);
     let reply;
     try {
       reply = await runner.call("solve", { entry: spec.id, raw, question: q, units: page.units() }, page.watchdog);
     } catch (err) {
+      clearTimeout(slow);
       if (seq !== asked) return;
       stop();
       says(`Not solved: ${err.message}.`);
       return;
     }
+    clearTimeout(slow);
     if (seq !== asked) return;
     if (!reply.ok) {
       const other = Object.keys(reply.errors).filter((n) => n !== q.input && spec.inputs.some((i) => i.name === n));
@@ -207,7 +217,7 @@ export function setupSolve(page) {
       // A question being edited: the panel says what is wrong, and the last answer stays, marked
       // stale, until it is fixed (as the results do for a wrong input).
       says(why);
-      if (active) panel.classList.add("stale");
+      staleMark();
       return;
     }
     says("");
