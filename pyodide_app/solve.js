@@ -139,8 +139,9 @@ export function setupSolve(page) {
   // The answer as text: the solver's sentence, the value chosen, and for a whole number the
   // neighbour that misses; several solutions are offered as a choice.
   function showAnswer(value) {
-    const parts = [line(value.message, value.status === "none" ? "solve-none" : "")];
     const solutions = value.solutions || [];
+    const parts = [line(value.message, value.status === "none" ? "solve-none" : "")];
+    if (solutions.length === 1) parts.unshift(line(`${value.input} = ${solutions[0].text}`, "solve-value"));
     if (solutions.length > 1) {
       const group = document.createElement("fieldset");
       group.className = "solve-choices";
