@@ -142,6 +142,7 @@ export function setupSolve(page) {
     const solutions = value.solutions || [];
     const parts = [line(value.message, value.status === "none" ? "solve-none" : "")];
     if (solutions.length === 1) parts.unshift(line(`${value.input} = ${solutions[0].text}`, "solve-value"));
+    if (value.status === "none") parts.unshift(line(`No ${value.input} gives it`, "solve-value"));
     if (solutions.length > 1) {
       const group = document.createElement("fieldset");
       group.className = "solve-choices";
