@@ -23,7 +23,7 @@ from .errors import BuildFailed, Problems
 from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
-from .runtime.solve import solve
+from .runtime.solve import solve, typed
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,13 +49,38 @@ def source_date() -> str:
         return "1970-01-01"
 
 
+def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
+    """An inverse case: its fixed inputs and the question (the freed input '?'), and each check
+    at the solution its index picks: the freed input as refined, or an output there."""
+    symbols = {i.name: i.symbol for i in entry.inputs}
+    outputs = {o.name: o for o in entry.outputs}
+    q = case.inverse
+    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"])
+    sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
+    asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
+    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [(symbols[q["input"]], q["input"], asked)]
+    label = next(i.label for i in entry.inputs if i.name == q["input"])
+    checks = []
+    for c in case.checks:
+        k = c.index or 0
+        found = answer["solutions"][k]
+        several = f" (solution {k + 1})" if len(answer["solutions"]) > 1 else ""
+        if c.output == q["input"]:
+            root = found["root"]
+            text = typed(root if isinstance(root, int) else float(f"{root:.6g}"), isinstance(root, int))
+            checks.append((c, text, label + several))
+        else:
+            checks.append((c, found["run"]["outputs"][c.output]["text"], outputs[c.output].label + several))
+    return {"inputs": inputs, "checks": checks}
+
+
 def _case_rows(entry: Entry, calc: Calculator) -> dict:
     symbols = {i.name: i.symbol for i in entry.inputs}
     outputs = {o.name: o for o in entry.outputs}
     rows = {}
     for case in entry.cases:
-        if case.inverse is not None:
-            rows[case.id] = _inverse_case_rows(entry, calc, case)
+        if case.solve:
+            rows[case.id] = _inverse_rows(entry, calc, case)
             continue
         run = calc.run(case.inputs)
         checks = []
@@ -69,30 +94,6 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
             checks.append((c, text, label))
         rows[case.id] = {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks}
     return rows
-
-
-def _inverse_case_rows(entry: Entry, calc: Calculator, case) -> dict:
-    """An inverse case as the page shows it: the question, its fixed inputs, and each check read
-    at the solution its index picks (the freed input's value as the solver writes it)."""
-    symbols = {i.name: i.symbol for i in entry.inputs}
-    labels = {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}}
-    q = case.inverse
-    result = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"])
-    found = result["solutions"]
-    checks = []
-    for c in case.checks:
-        k = c.index or 0
-        several = len(found) > 1
-        if c.output == q["input"]:
-            which = f"solution {k + 1} of {len(found)}" if several else "solved for"
-            checks.append((c, found[k]["text"], f"{labels[c.output]} · {which}"))
-        else:
-            at = f" · at solution {k + 1}" if several else ""
-            checks.append((c, found[k]["run"]["outputs"][c.output]["text"], labels[c.output] + at))
-    sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
-    return {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks,
-            "question": {"symbol": symbols[q["input"]], "output": labels[q["output"]], "sense": sense,
-                         "target": result["target_text"]}}
 
 
 def _qr_svgs(urls: list[str]) -> dict[str, str]:

@@ -258,6 +258,7 @@ def reproduce(calc: Calculator, case) -> list:
         return [(check, outputs[check.output]["value"]) for check in case.checks]
     result = solve(calc, case.inputs, question["input"], question["output"], question["sense"], question["target"])
     found = result["solutions"]
+    result["message"] = result["message"].replace("\u00a0", " ")   # for a terminal
     if not found:
         raise Unsolved(f"no solution for {question['input']}: {result['message']}")
     pairs = []

@@ -157,7 +157,7 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
                               "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()}}
                              for s in result["solutions"]],
                "turns": [t["value"] for t in result["turns"]],
-               "range": [result["range"]["low"], result["range"]["high"]], "message": result["message"]}
+               "range": [result["range"]["low"], result["range"]["high"]], "message": result["message"].replace(NBSP, " ")}
         print(json.dumps(json_safe(out), allow_nan=False))
         return code
     message = result["message"].replace(NBSP, " ")
@@ -167,7 +167,7 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
     symbol = {"=": "=", "<=": "≤", ">=": "≥"}[sense]
     label = next(o.label for o in entry.outputs if o.name == output)
     print(f"{entry.label} · {entry.title}")
-    print(f"  {label} {symbol} {result['target_text']}, solved for {args.solve}:")
+    print(f"  {label} {symbol} {result['target_text'].replace(NBSP, ' ')}, solved for {args.solve}:")
     print(f"  {message}")
     width = max(len(o.label) for o in entry.outputs)
     for s in result["solutions"]:

@@ -2,8 +2,9 @@
 // ways pages boot: from the start-up stdlib (the runtime precompiled inside it) and from the
 // memory snapshot made from it (read back by the pages' own pyodide_app/snapshot.js).
 // stdin: {"stdlib": path, "snapshot": path, "allowed": [module],
-//         "entries": [{"spec": {...}, "runs": [{"key", "raw"}]}]}
-// stdout: {"<way>": {"python": "3.x", "imports": {module: "ok" | error}, "results": {"key": <run_json reply>}}}
+//         "entries": [{"spec": {...}, "runs": [{"key", "raw"}], "solves": [{"key", "raw", "question"}]}]}
+// stdout: {"<way>": {"python": "3.x", "imports": {module: "ok" | error}, "results": {"key": <run_json reply>},
+//                    "solves": {"key": <solve_json reply>}, "solve_ms": {"key": milliseconds}}}
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { loadPyodide } from "pyodide";
@@ -23,11 +24,18 @@ async function run(options) {
     try { py.pyimport(name); imports[name] = "ok"; } catch (err) { imports[name] = String(err.message).slice(-300); }
   }
   const results = {};
-  for (const { spec, runs } of entries) {
+  const solves = {};
+  const solveMs = {};
+  for (const { spec, runs, solves: questions = [] } of entries) {
     calculator.load(JSON.stringify(spec));
     for (const { key, raw } of runs) results[key] = JSON.parse(calculator.run_json(spec.id, JSON.stringify(raw)));
+    for (const { key, raw, question } of questions) {
+      const started = performance.now();
+      solves[key] = JSON.parse(calculator.solve_json(spec.id, JSON.stringify(raw), JSON.stringify(question)));
+      solveMs[key] = performance.now() - started;
+    }
   }
-  return { python: py.runPython("import sys; sys.version.split()[0]"), imports, results };
+  return { python: py.runPython("import sys; sys.version.split()[0]"), imports, results, solves, solve_ms: solveMs };
 }
 
 const out = {

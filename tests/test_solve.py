@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.runtime import calculator as runtime_calculator
+from site_builder.runtime import solve as solve_module
 from site_builder.runtime import units
 from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import NumberError
@@ -23,6 +24,17 @@ from site_builder.runtime.solve import MAX_EVALUATIONS, printed_tolerance, solve
 from tests.conftest import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
+
+
+@pytest.fixture(scope="module")
+def no_clock():
+    """Answers checked word for word must not depend on how busy the machine is: the search's
+    clock (which keeps it near the current value when a formula is slow far out, and says so)
+    is taken away.  The round trips keep it: they hold either way."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solve_module, "SLOW", math.inf)
+        patch.setattr(solve_module, "SECONDS", math.inf)
+        yield
 BY_KEY = {e.key: e for e in ENTRIES}
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "40"))
 DERANDOMIZE = "PROPERTY_EXAMPLES" not in os.environ
@@ -73,7 +85,7 @@ def test_round_trip_recovers_every_default(entry):
             assert answer["evaluations"] <= MAX_EVALUATIONS
             if answer["status"] == "solved" and not answer["solutions"]:
                 # the output prints the same over the whole domain: it does not depend on the input
-                assert answer["message"].endswith(f"it does not depend on {free}"), answer["message"]
+                assert f"it does not depend on {free}" in answer["message"], answer["message"]
                 continue
             asked += 1
             assert answer["status"] == "solved", (free, o.name, answer["message"])
@@ -99,7 +111,7 @@ def test_the_default_pairing_of_every_entry_can_be_asked():
         assert answer["status"] == "solved", (entry.key, answer["message"])
         if entry.key != "48":   # its listed schedule ignores t; the linear one, which reads it, is below
             assert answer["solutions"], (entry.key, answer["message"])
-    linear = solve(CALCULATORS["48"], {"schedule": "linear"}, "t", "snr", "=", "1")
+    linear = _message("48", {"schedule": "linear"}, "t", "snr", "=", "1")
     assert "t = 259 gives 1.001 and t = 260 gives 0.9905" in linear["message"]
 
 
@@ -169,10 +181,22 @@ def test_solving_a_computed_value_gives_back_its_input(pick, u, sense):
 
 # ----------------------------------------------------------------------------- messages, word for word
 
+pytestmark_words = pytest.mark.usefixtures("no_clock")
+
 def _message(key, raw, *question):
-    return solve(CALCULATORS[key], raw, *question)
+    """The answer, its texts with plain spaces (values carry no-break spaces, as on pages)."""
+    return _plain(solve(CALCULATORS[key], raw, *question))
 
 
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value.replace("\u00a0", " ") if isinstance(value, str) else value
+
+
+@pytestmark_words
 def test_no_solution_says_the_range_the_output_reaches():
     answer = _message("35", {}, "s", "total", "<=", "100kB")
     assert answer["status"] == "none" and answer["solutions"] == []
@@ -183,6 +207,7 @@ def test_no_solution_says_the_range_the_output_reaches():
                                  "it never reaches 1.5")
 
 
+@pytestmark_words
 def test_no_whole_number_gives_the_target_names_the_two_that_straddle_it():
     answer = _message("48", {"schedule": "linear"}, "t", "snr", "=", "1")
     assert answer["status"] == "none"
@@ -190,6 +215,7 @@ def test_no_whole_number_gives_the_target_names_the_two_that_straddle_it():
                                  "no whole t gives 1: t = 259 gives 1.001 and t = 260 gives 0.9905")
 
 
+@pytestmark_words
 def test_several_solutions_are_all_reported_with_the_turn():
     answer = _message("geometric-series", {"T": 10}, "gamma", "fraction_reached", "=", "0.999")
     assert [s["text"] for s in answer["solutions"]] == ["-0.5", "0.5"]
@@ -200,6 +226,7 @@ def test_several_solutions_are_all_reported_with_the_turn():
     assert [round(s["root"], 5) for s in answer["solutions"]] == [-0.50119, 0.50119]
 
 
+@pytestmark_words
 def test_an_inequality_met_between_two_boundaries():
     answer = _message("2", {}, "eta", "rate", "<=", "0.99")
     # max(|1 - 2 eta|, |1 - 200 eta|) <= 0.99: eta >= 0.01/2 and eta <= 1.99/200
@@ -208,6 +235,7 @@ def test_an_inequality_met_between_two_boundaries():
                                  "it is at most 0.99 for 0.005 ≤ eta ≤ 0.00995 (it turns at eta = 0.0099)")
 
 
+@pytestmark_words
 def test_a_whole_number_boundary_comes_with_the_neighbour_that_misses():
     answer = _message("35", {}, "s", "total", "<=", "80GB")
     [s] = answer["solutions"]
@@ -221,6 +249,7 @@ def test_a_whole_number_boundary_comes_with_the_neighbour_that_misses():
                                  "it is at most 8.0% for M ≥ 81 (M = 80 gives 8.05%)")
 
 
+@pytestmark_words
 def test_a_target_met_everywhere_or_an_output_that_does_not_move():
     answer = _message("19", {}, "M", "bubble", "<=", "0.99")
     assert (answer["status"], answer["solutions"]) == ("solved", [])
@@ -231,6 +260,16 @@ def test_a_target_met_everywhere_or_an_output_that_does_not_move():
                                  "it does not depend on q")
 
 
+def test_a_formula_slow_far_out_keeps_the_search_near_and_says_so():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solve_module, "SLOW", -1.0)   # every evaluation counts as slow: one step each way
+        answer = _message("35", {}, "s", "total", "<=", "80GB")
+    assert answer["cut"] and answer["evaluations"] == 2
+    assert answer["message"] == ("over 2,154 ≤ s ≤ 4,096, KV cache size ranges from 705.8 MB to 1.342 GB; "
+                                 "it is at most 80 GB throughout; the formula is slow beyond, so no further values were tried")
+
+
+@pytestmark_words
 def test_a_pole_is_not_a_turn():
     # t = ln b / ln a jumps from −∞ to ∞ at a = 1
     answer = _message("logarithms", {}, "a", "t", "=", "3.322")
@@ -294,6 +333,7 @@ def test_solved_values_are_written_as_readers_type_them():
 
 # ----------------------------------------------------------------------------- the browser API
 
+@pytestmark_words
 def test_solve_json_answers_as_the_page_asks():
     entry = BY_KEY["35"]
     spec = {**entry.spec(), "meta": {"id": "35", "label": "Entry 35", "title": entry.title, "chapter": 11,

@@ -21,7 +21,10 @@ running the entry's own formula forwards; nothing is fitted.
   status ``"none"``, and the message says the range the output reaches over the domain.
 - Every reported value is run forwards again and must reproduce the target to the output's
   printed precision, else it is dropped.
-- At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time.
+- Values in texts are written as the page writes outputs (no-break spaces inside a value).
+- At most ``MAX_EVALUATIONS`` evaluations of the formula and ``SECONDS`` of time; where the
+  formula slows down far out (``SLOW`` for one evaluation) or time runs out, the search
+  keeps to the values nearer the current one, and says so (``"cut": true``).
 
 The result is plain JSON-able data::
 
@@ -53,7 +56,7 @@ SENSES = ("=", "<=", ">=")
 SENSE_WORDS = {"=": "", "<=": "at most ", ">=": "at least "}
 MAX_EVALUATIONS = 200
 SECONDS = 2.0           # below the page's 3 s watchdog, so a slow solve is reported, not killed
-SLOW = 0.02             # seconds: one evaluation this slow stops the search going further out that way
+SLOW = 0.05             # seconds: one evaluation this slow stops the search going further out that way
 STOP = 1e-3             # refine until within this share of the printed precision
 NUMERIC = ("sig", "fixed", "percent", "sci", "si", "int", "fraction")
 
@@ -195,7 +198,7 @@ class _Problem:
         self.evaluations = 0
         self.deadline = time.monotonic() + SECONDS
         self.late = False
-        self.slowest = 0.0
+        self.took = 0.0          # seconds the last evaluation took
         self.poles: list = []
 
     # ------------------------------------------------------------------ reading
@@ -217,7 +220,7 @@ class _Problem:
     def write(self, value) -> str:
         if isinstance(value, float) and math.isinf(value):
             return "∞" if value > 0 else "−∞"
-        return self.calc.write(self.output, value, self.units).replace("\u00a0", " ")
+        return self.calc.write(self.output, value, self.units)
 
     # ------------------------------------------------------------------ evaluating
     def _value_at(self, x):
@@ -249,7 +252,7 @@ class _Problem:
         self.evaluations += 1
         started = time.monotonic()
         y = self._value_at(x)
-        self.slowest = max(self.slowest, time.monotonic() - started)
+        self.took = time.monotonic() - started
         y = None if y == "list" else y
         self.cache[x] = y
         return y
@@ -371,6 +374,12 @@ class _Problem:
             solutions, gaps = self._crossings(samples)
         except _Spent:
             pass
+        if self.sense == "=" and not solutions and samples:
+            # no crossing, but the output may touch the target within its printed precision
+            # (a turn or an end that prints as the target): the nearest such value
+            x, g = min(samples, key=lambda p: (abs(p[1]), abs(p[0] - self.current)))
+            if abs(g) <= self.tol:
+                solutions = [self._solution(x, None, "integer" if self.integer else "root")]
         if self.sense == "=":
             everywhere = bool(samples) and all(self._sign(g) == 0 for _, g in samples)
         else:
@@ -392,13 +401,14 @@ class _Problem:
             way = 1 if x >= self.current else -1
             if (way == 1 and x > blocked[1]) or (way == -1 and x < blocked[-1]):
                 continue
-            before = self.slowest
+            fresh = x not in self.cache
             try:
                 g = self.g(x)
             except _Spent:
                 break
-            if self.slowest > SLOW and self.slowest > before:
+            if fresh and self.took > SLOW:
                 blocked[way] = x
+                self.late = True
             if g is not None:
                 samples.append((x, g))
         return sorted(samples)
@@ -420,7 +430,7 @@ class _Problem:
             if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-12 * scale:
                 if len(turns) >= 8:
                     break
-                try:   # the crossings come first: turns get what the budget leaves them
+                try:   # turns may take the budget up to 60%: the rest is kept for the crossings
                     x = self._extremum(a, m, b, ym > ya) if self.evaluations < 0.6 * MAX_EVALUATIONS else m
                 except _Spent:
                     x = m
@@ -756,6 +766,9 @@ class _Problem:
                                      "output_text": self._distinct(ny) if ny is not None else "—"}
             solutions.append(item)
         over = _over(self.domain, free)
+        tried = [x for x, y in self.cache.items() if y is not None]
+        if self.late and tried:   # only part of the domain was searched: say which
+            over = f"over {self._typed(min(tried))} ≤ {free} ≤ {self._typed(max(tried))}"
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
@@ -803,13 +816,15 @@ class _Problem:
                       for t in turns]
         if turn_items:
             message += " (it turns at " + _and([f"{free} = {t['text']}" for t in turn_items]) + ")"
+        if self.late:
+            message += "; the formula is slow beyond, so no further values were tried"
         return {
             "input": free, "output": self.name, "sense": self.sense, "target": self.target,
             "target_text": target_text, "status": status, "solutions": solutions, "turns": turn_items,
             "range": {"low": low, "high": high,
                       "low_text": self.write(low) if low is not None else "—",
                       "high_text": self.write(high) if high is not None else "—"},
-            "message": message, "evaluations": self.evaluations,
+            "message": message, "evaluations": self.evaluations, "cut": self.late,
         }
 
     def _flat(self, low, high) -> bool:
@@ -848,7 +863,7 @@ class _Problem:
             kind, n = "sig", 6
         for extra in range(1, 10):
             wider = dict(self.output, format=f"{kind}:{n + extra}")
-            text = self.calc.write(wider, y, self.units).replace("\u00a0", " ")
-            if text != self.calc.write(wider, self.target, self.units).replace("\u00a0", " "):
+            text = self.calc.write(wider, y, self.units)
+            if text != self.calc.write(wider, self.target, self.units):
                 return text
         return text
