@@ -169,4 +169,3 @@ def test_entry_numbers_in_text_link_to_their_entry():
     html = markdown.render("see entry 21 and *Entry 3*; [entry 4](/x/) and entry 99 stay as they are", {})
     assert '<a href="/21/">entry 21</a>' in html and '<a href="/3/">Entry 3</a>' in html
     assert html.count("<a ") == 3, html  # the two, and the link that was there
-
