@@ -292,3 +292,24 @@ def test_a_target_in_the_units_the_reader_chose(page, server, bank):
     page.wait_for_function("() => location.search.includes('solve=')")
     assert page.url.endswith("/35/?solve=s&total%3C=80%20GiB&units=bytes%3AGiB")
     clean(page)
+
+
+def test_the_panel_works_from_the_keyboard_alone(page, server, bank):
+    open_entry(page, server, "/19/")   # its own question: M for the bubble as a percentage
+    page.focus("#solve-sense")
+    page.keyboard.press("ArrowDown")   # = → ≤
+    assert page.input_value("#solve-sense") == "<="
+    page.keyboard.press("Tab")
+    page.keyboard.type("8%")
+    page.keyboard.press("Tab")          # the input to free: M, as the entry asks it
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "solve-go"
+    page.keyboard.press("Enter")
+    solved(page)
+    want = expected(bank, "19", {}, "M", "bubble_percent", "<=", "8%")["solutions"][0]
+    assert page.input_value("#in-M") == want["text"]
+    page.keyboard.press("Tab")          # on to Stop solving, which is there now
+    assert page.evaluate("document.activeElement.id") == "solve-clear"
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('.field.solved')")
+    clean(page)
