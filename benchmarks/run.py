@@ -154,6 +154,52 @@ def recompute(browser, site: Path, changes: int) -> dict:
     return {"p50": pick(0.50), "p95": pick(0.95), "max": times[-1], "n": len(times)}
 
 
+SOLVE_JS = """async ([output, sense, free, targets]) => {
+  const el = (id) => document.getElementById(id), root = document.documentElement, times = [];
+  el('solve-output').value = output; el('solve-sense').value = sense; el('solve-input').value = free;
+  for (const target of targets) {
+    const before = Number(root.dataset.solves || 0);
+    const shown = new Promise((resolve) => {
+      const watch = new MutationObserver(() => {
+        if (Number(root.dataset.solves || 0) > before) { watch.disconnect(); resolve(); }
+      });
+      watch.observe(root, { attributes: true, attributeFilter: ['data-solves'] });
+    });
+    const t = performance.now();
+    el('solve-target').value = target;
+    el('solve').requestSubmit();
+    await shown;
+    times.push(performance.now() - t);
+  }
+  return times;
+}"""
+# An inverse question on each page, its target moved each time so every solve is a new one:
+# a context length for a memory budget (integer), micro-batches for a bubble target (integer),
+# the success probability for a coverage target (real, the root finder's whole budget).
+SOLVES = {
+    "/35/": ("total", "<=", "s", lambda i: f"{10 + i}GB"),
+    "/19/": ("bubble_percent", "<=", "M", lambda i: f"{1 + 0.1 * i:.1f}%"),
+    "/46/": ("coverage", ">=", "p", lambda i: f"{0.5 + 0.004 * i:.3f}"),
+}
+
+
+def solve_latency(browser, site: Path, questions: int) -> dict:
+    """From the reader's question to the freed input, the answer and every result on screen."""
+    server = BenchServer(site, Link())
+    found = {}
+    try:
+        for path, (output, sense, free, target) in SOLVES.items():
+            page = browser.new_page()
+            _python_ready(page, f"{server.url}{path}")
+            times = sorted(page.evaluate(SOLVE_JS, [output, sense, free, [target(i) for i in range(questions)]]))
+            page.close()
+            pick = lambda q: times[min(len(times) - 1, int(q * len(times)))]
+            found[path] = {"p50": pick(0.50), "p95": pick(0.95), "max": times[-1], "n": len(times)}
+    finally:
+        server.close()
+    return found
+
+
 def transfer(playwright, work: Path, site: Path) -> dict:
     """Bytes the server sent for an entry page until Python was ready: first visit from a far and a near
     server, and a repeat visit."""
@@ -219,11 +265,13 @@ def run(runs: int, out: Path) -> int:
             slow_server = python_ready(p, work, site, max(3, runs // 2), SLOW_LINK)
             print("browser: recompute latency …", flush=True)
             latency = recompute(browser, site, 200)
+            print("browser: solve latency …", flush=True)
+            solves = solve_latency(browser, site, 100)
             print("browser: bytes transferred …", flush=True)
             bytes_ = transfer(p, work, site)
             browser.close()
         weight = page_weight(site)
-        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs))
+        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves))
         print(f"wrote {out}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -239,7 +287,11 @@ def _ratio(a: dict, b: dict) -> float:
     return a["median"] / b["median"]
 
 
-def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs) -> str:
+def _solve_figures(solves: dict) -> str:
+    return ", ".join(f"{path} {s['p95']:.1f} ms" for path, s in solves.items())
+
+
+def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves) -> str:
     def ready_rows(result, label):
         t = result["times"]
         rows = []
@@ -257,6 +309,8 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         ("Python ready, cold, ≤ 0.4× stock Pyodide on 127.0.0.1", local_ratio <= 0.4, f"{local_ratio:.3f}×"),
         ("Python ready, cold, ≤ 0.6× stock Pyodide at 20 Mbit/s, 40 ms (Chromium's throttling)", slow_ratio <= 0.6, f"{slow_ratio:.3f}×"),
         ("Recompute p95 ≤ 16 ms once ready", latency["p95"] <= 16, f"{latency['p95']:.1f} ms"),
+        ("Solve p95 ≤ 50 ms once ready (/35/, /19/, /46/)", all(s["p95"] <= 50 for s in solves.values()),
+         _solve_figures(solves)),
         ("Full build of the bank ≤ 1 s", builds["ours_full"]["median"] <= 1.0, f"{builds['ours_full']['median']:.2f} s"),
         ("Full build ≥ 5× faster than MkDocs on the same content", build_ratio <= 0.2, f"{1 / build_ratio:.1f}× faster"),
         ("Entry page ≤ 60 KB compressed (HTML, CSS and our JS)", weight["total"] <= 60_000, f"{weight['total'] / 1000:.1f} KB"),
@@ -329,6 +383,12 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         f"Recompute latency over {latency['n']} input changes on `/35/` (input event to output updated): "
         f"p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms, max {latency['max']:.1f} ms.",
         "",
+        "Solve latency, an inverse question asked in the solve panel, from submitting it to the freed input, the "
+        "answer and every result on screen (a new target each time): "
+        + "; ".join(f"`{path}` {SOLVES[path][2]} for {SOLVES[path][0]} {SOLVES[path][1]} a target, "
+                    f"p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms (n={s['n']})"
+                    for path, s in solves.items()) + ".",
+        "",
         f"Bytes sent for an entry page until Python is ready: first visit {bytes_['first'] / 1e6:.2f} MB from a far "
         f"server (start-up stdlib, xz-compressed), {bytes_['first_near'] / 1e6:.2f} MB from a near one (snapshot); another entry "
         f"page on a repeat visit from the far server {bytes_['repeat'] / 1e3:.1f} kB (Pyodide's files come from the "
@@ -349,8 +409,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    parser.add_argument("--solve-only", action="store_true", help="measure the solve latency alone and print it")
     args = parser.parse_args(argv)
+    if args.solve_only:
+        return solve_only()
     return run(args.runs, args.out)
+
+
+def solve_only() -> int:
+    """The solve latency alone, on a fresh build, printed (BENCHMARKS.md is left as it is)."""
+    from playwright.sync_api import sync_playwright
+    work = Path(tempfile.mkdtemp(prefix="bench-"))
+    try:
+        site = work / "site"
+        subprocess.run([sys.executable, "-m", "site_builder", "build", "--out", str(site)], check=True, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+            solves = solve_latency(browser, site, 100)
+            browser.close()
+        for path, s in solves.items():
+            print(f"{path}: p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms (n={s['n']})")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

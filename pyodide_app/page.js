@@ -5,6 +5,7 @@
 import { boot, booted, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
 import { setupPresets } from "./presets.js";
+import { setupSolve } from "./solve.js";
 
 const script = document.getElementById("page-script");
 const spec = JSON.parse(document.getElementById("entry-spec").textContent);
@@ -13,7 +14,7 @@ const status = document.getElementById("py-status");
 const outputs = document.getElementById("outputs");
 const notice = document.getElementById("notice");
 const names = new Set(spec.inputs.map((i) => i.name));
-const PAGE_PARAMS = new Set(["embed", "units", "model", "hardware"]);
+const PAGE_PARAMS = new Set(["embed", "units", "solve", "model", "hardware"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 const unitMenus = [...document.querySelectorAll(".unit-menus select")];
 let charts = null;   // drawn from the build's points once the worker is on its way
@@ -98,7 +99,7 @@ async function updateShare() {
   const accessed = new Date().toISOString().slice(0, 10);
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS);
+    reply = await (solve.share(accessed) || runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS));
   } catch (err) {
     return;
   }
@@ -109,7 +110,8 @@ async function updateShare() {
     const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
     if (chosen) query.set("units", chosen);
     if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
-    const local = location.pathname + (query.toString() ? `?${query}` : "") + location.hash;
+    const search = solve.search(query);
+    const local = location.pathname + (search ? `?${search}` : "") + location.hash;
     history.replaceState(null, "", local);
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
@@ -207,12 +209,13 @@ for (const pair of chosenUnits.split(",")) {
 for (const menu of unitMenus) menu.addEventListener("change", () => recompute());
 
 setupPractice(spec);
+const solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
 
 // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
 const presets = setupPresets(spec, form, addNotice);
 const linked = {};
 for (const [name, value] of new URLSearchParams(location.search)) {
-  if (PAGE_PARAMS.has(name)) continue;
+  if (PAGE_PARAMS.has(name) || solve.keys.has(name)) continue;
   if (!names.has(name)) {
     addNotice(`Ignored the link's parameter “${name.slice(0, 40)}”: this entry has no such input.`);
   } else if (value.length > 20000) {
@@ -285,6 +288,7 @@ async function startPython() {
     document.documentElement.dataset.python = "ready";
     startCharts();
     await recompute();
+    await solve.ask();
   } catch (err) {
     startCharts();
     setStatus("failed", `Python failed to load: ${err.message}. The results shown are for the defaults.`);
@@ -304,10 +308,10 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   const url = new URL(shareUrl);
   url.searchParams.delete("embed");
   try {
-    await navigator.clipboard.writeText(url.href);
+    await navigator.clipboard.writeText(solve.pretty(url.href));
     feedback.textContent = "Link copied.";
   } catch (err) {
-    feedback.textContent = `Copy this link: ${url.href}`;
+    feedback.textContent = `Copy this link: ${solve.pretty(url.href)}`;
   }
 });
 

@@ -130,6 +130,10 @@ def _check_ids(entries: list[Entry], problems: Problems) -> None:
                 _add(problems, entry.at("related"), "related: an entry cannot relate to itself")
 
 
+# Query names an entry page's link keeps for itself (pyodide_app/page.js): no input or output may take one.
+PAGE_PARAMS = ("embed", "units", "solve", "model", "hardware")
+
+
 def _check_fields(entry: Entry, problems: Problems) -> bool:
     """Record problems with names and domains; True when there were none."""
     before = len(problems)
@@ -141,6 +145,10 @@ def _check_fields(entry: Entry, problems: Problems) -> bool:
             if count > 1:
                 item = next(i for i in items if i.name == name)
                 _add(problems, item.where, f"{kind}: name {name!r} is used {count} times")
+        for item in items:
+            if item.name in PAGE_PARAMS:
+                _add(problems, item.where, f"{kind}: name {item.name!r} is kept for the page's links "
+                                           f"({', '.join(PAGE_PARAMS)}); choose another")
     for k, item in enumerate(entry.inputs):
         at = f"inputs[{k}]"
         if item.type in ("real", "integer", "list") and item.domain is None:

@@ -140,6 +140,22 @@ class Renderer:
         return [(fam, units.CHOICES[fam]) for fam in units.CHOICES if fam in present]
 
     @staticmethod
+    def solve_spec(entry: Entry, defaults: dict) -> dict | None:
+        """What the page's solve panel offers: the numeric inputs it may free, the numeric outputs it
+        may aim at (a list is neither), and the default question (the entry's ``solve`` pairing, else the
+        first of each)."""
+        inputs = [i.name for i in entry.inputs if i.type in ("real", "integer")]
+        outputs = [o.name for o in entry.outputs
+                   if isinstance(defaults["outputs"][o.name]["value"], (int, float))
+                   and not isinstance(defaults["outputs"][o.name]["value"], bool)]
+        if not inputs or not outputs:
+            return None
+        pairing = entry.question or {}
+        return {"input": pairing.get("input") if pairing.get("input") in inputs else inputs[0],
+                "output": pairing.get("output") if pairing.get("output") in outputs else outputs[0],
+                "inputs": inputs, "outputs": outputs}
+
+    @staticmethod
     def elasticity_text(value) -> str:
         return "—" if value is None else f"{value:.2f}".replace("-", "−")
 
@@ -185,7 +201,7 @@ class Renderer:
         spec = {**entry.spec(), "meta": meta, "sweeps": sweeps,
                 "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
                 "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
-                "protocol": entry.protocol}
+                "protocol": entry.protocol, "solve": self.solve_spec(entry, defaults)}
         fill = presets.spec(entry, self.presets)
         if fill:
             spec["presets"] = fill   # only the presets that fill this entry, only their mapped values
