@@ -87,6 +87,7 @@ _PATTERN_HINTS = {
     "name": "is not a Python identifier",
     "output": "is not a Python identifier",
     "id": "must be letters, digits and hyphens",
+    "fill": "is not a preset field: write layers, context? (optional) or memory / 1e9 (converted)",
 }
 
 
@@ -106,7 +107,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple, str]:
     if kind == "enum":
         return at, f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
     if kind == "pattern":
-        hint = _PATTERN_HINTS.get(at[-1] if at else "", f"does not match {error.validator_value}")
+        hint = _PATTERN_HINTS.get("fill" if at[:1] == ("fill",) else at[-1] if at else "", f"does not match {error.validator_value}")
         return at, f"{where}: {error.instance!r} {hint}"
     if kind == "oneOf":
         described = error.schema.get("description") or "a value of another type"

@@ -128,8 +128,8 @@ def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str,
                 v = int(v)
             low, high = RANGES[name]
             if not low <= v <= high:
-                problems.add(path, at.line, f"values.{name}: {write_input(v)} is implausible for {unit(name)} "
-                                            f"(expected {low:g} to {high:g}); values are in base units"
+                problems.add(path, at.line, f"values.{name}: {_plain(v)} {unit(name)} is implausible (expected "
+                                            f"{_plain(low)} to {_plain(high)} {unit(name)}); values are in base units"
                                             + (", e.g. 3.35e12 for 3.35 TB/s" if unit(name) == "bytes/s" else ""))
                 continue
         values[name] = Value(v, item["source"], item.get("note", ""), at=at)
@@ -138,9 +138,14 @@ def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str,
     return values
 
 
+def _plain(x) -> str:
+    """3350 -> '3350', 1e10 -> '1e10': a number as typed in a preset file."""
+    return f"{x:g}".replace("e+", "e")
+
+
 def _typed_twice(problems, path, values, name, derived, how) -> None:
     problems.add(path, values[name].at.line,
-                 f"values.{name}: {write_input(values[name].value)} is {how} = {write_input(derived)}; "
+                 f"values.{name}: {write_input(values[name].value)} equals {how} ({write_input(derived)}); "
                  f"leave it out: the loader derives it")
 
 
@@ -159,9 +164,9 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
     # Key-value heads: all of them for MHA, one for MQA, typed for GQA and MLA.
     if heads is not None and attention in ("mha", "mqa"):
         expected = heads if attention == "mha" else 1
-        how = "heads (MHA)" if attention == "mha" else "1 (MQA)"
+        how = "heads for MHA" if attention == "mha" else "1 for MQA"
         if kv is None:
-            values["kv_heads"] = _derived(expected, how.split(" ")[0], "heads", values=values, at=at)
+            values["kv_heads"] = _derived(expected, how, "heads", values=values, at=at)
         elif kv == expected and (attention == "mha" or not values["attention"].derived):
             _typed_twice(problems, path, values, "kv_heads", expected, how)
         elif kv != expected:
