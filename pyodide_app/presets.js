@@ -33,7 +33,7 @@ export function setupPresets(spec, form, addNotice) {
     line.className = "preset-mark";
     line.id = `mark-${name}`;
     line.append(`From ${preset.name}`);
-    if (how.includes(" = ")) line.append(` (${how.split(" = ")[1]})`);
+    if (how.includes(" = ")) line.append(` (derived: ${how.split(" = ")[1]})`);
     line.append(": ");
     if (source.url) {
       const link = document.createElement("a");
@@ -42,6 +42,8 @@ export function setupPresets(spec, form, addNotice) {
       link.textContent = source.title;
       line.append(link);
       if (source.where) line.append(`, ${source.where}`);
+      // A long "where" (a list of config keys) is clamped to two lines; the whole citation stays in the title.
+      line.title = `${preset.name}: ${source.title}${source.where ? `, ${source.where}` : ""}`;
     }
     const wrapper = field(name).closest(".field");
     wrapper.classList.add("preset-filled");
@@ -75,6 +77,7 @@ export function setupPresets(spec, form, addNotice) {
     menu.addEventListener("change", () => {
       const kind = menu.dataset.kind;
       apply(kind, (offered[kind] || []).find((p) => p.id === menu.value));
+      document.getElementById("outputs")?.classList.add("stale");   // until Python has computed the new inputs
       form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
     });
   }
