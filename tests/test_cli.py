@@ -11,7 +11,8 @@ def test_compute_json_prints_entry_inputs_and_outputs(capsys):
     assert main(["compute", "35", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["entry"] == 35
-    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 4096, "B": 1, "beta": 2.0}
+    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 4096, "B": 1, "beta": 2.0,
+                             "attention": "gqa", "d_c": 512, "d_R": 64, "window": 0, "L_local": 0}
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 4096 * 1 * 2
 
 
@@ -94,14 +95,15 @@ def test_compute_fills_inputs_from_a_model_and_the_given_ones_win(capsys):
     assert main(["compute", "35", "--model", "llama-3-70b", "s=32k", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["presets"] == {"model": "llama-3-70b"}
-    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 32000, "B": 1, "beta": 2.0}
+    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 32000, "B": 1, "beta": 2.0,
+                             "attention": "gqa", "d_c": 512, "d_R": 64, "window": 0, "L_local": 0}
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 32000 * 2
 
 
 def test_compute_from_a_model_and_an_accelerator_says_where_each_constant_came_from(capsys):
     assert main(["compute", "37", "--model", "llama-3-70b", "--hardware", "h100-sxm"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith("  from Llama 3 70B: N=70B, beta=2 (Meta Llama 3 model card")
+    assert lines[1].startswith("  from Llama 3 70B: N=70B, beta=2, L=80, H=64, Q=128 (Meta Llama 3 model card")
     assert lines[2].startswith("  from NVIDIA H100 SXM: bandwidth=3.35T, peak_flops=989.4T (NVIDIA H100 Tensor Core GPU datasheet")
     assert any(line.split() == ["Decode", "ceiling", "(batch", "1)", "23.9", "tokens/s"] for line in lines)
 
