@@ -11,13 +11,14 @@ import signal
 import threading
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import markdown, math, tolerance
 from .entry import Entry
 from .errors import Problems, shown
 from .load import load_all, load_synthesis
+from .presets import check_fill, load_presets
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
 
@@ -60,6 +61,7 @@ class Checked:
     css: str
     prompts: tuple
     intro: str
+    presets: dict = field(default_factory=dict)   # kind -> id -> Preset (entries/presets/)
 
 
 def check_bank(entries_dir: Path, problems: Problems) -> Checked:
@@ -67,9 +69,11 @@ def check_bank(entries_dir: Path, problems: Problems) -> Checked:
     entries = load_all(entries_dir, problems)
     prompts, intro = load_synthesis(entries_dir, problems)
     calculators = check_entries(entries, problems)
+    presets = load_presets(entries_dir, problems)
+    check_fill(entries, presets, calculators, problems)
     check_synthesis(prompts, entries, problems)
     typeset, css = check_tex(entries, problems, prompts) if entries else ({}, "")
-    return Checked(entries, calculators, typeset, css, prompts, intro)
+    return Checked(entries, calculators, typeset, css, prompts, intro, presets)
 
 
 def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calculator]:

@@ -108,6 +108,22 @@ class Feed:
 
 
 @dataclass(frozen=True)
+class Fill:
+    """One line of an entry's ``fill:`` mapping: which preset field fills which input.
+
+    ``field?`` marks a field the preset may lack; ``field / 1e9`` or ``field * 8`` converts
+    the preset's base unit to the input's."""
+
+    kind: str
+    input: str
+    field: str
+    optional: bool = False
+    op: str = ""
+    factor: str = ""
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Entry:
     id: int | str
     slug: str
@@ -125,6 +141,7 @@ class Entry:
     plots: tuple[Plot, ...] = ()
     feeds: tuple[Feed, ...] = ()
     may_be_infinite: tuple[str, ...] = ()
+    fill: tuple[Fill, ...] = ()
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
     key_lines: dict = field(default_factory=dict, compare=False)

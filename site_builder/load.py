@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from .cache import Cache, key
-from .entry import Case, Check, Entry, Feed, Input, Output, Plot, Synthesis, Where
+from .entry import Case, Check, Entry, Feed, Fill, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
 
 if TYPE_CHECKING:
@@ -87,6 +87,7 @@ _PATTERN_HINTS = {
     "name": "is not a Python identifier",
     "output": "is not a Python identifier",
     "id": "must be letters, digits and hyphens",
+    "fill": "is not a preset field: write layers, context? (optional) or memory / 1e9 (converted)",
 }
 
 
@@ -106,7 +107,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple, str]:
     if kind == "enum":
         return at, f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
     if kind == "pattern":
-        hint = _PATTERN_HINTS.get(at[-1] if at else "", f"does not match {error.validator_value}")
+        hint = _PATTERN_HINTS.get("fill" if at[:1] == ("fill",) else at[-1] if at else "", f"does not match {error.validator_value}")
         return at, f"{where}: {error.instance!r} {hint}"
     if kind == "oneOf":
         described = error.schema.get("description") or "a value of another type"
@@ -205,8 +206,20 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         may_be_infinite=tuple(raw.get("may_be_infinite", [])),
         feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
                     for k, f in enumerate(raw.get("feeds", []))),
+        fill=tuple(_fill(kind, name, text, where("fill", kind, name))
+                   for kind, mapping in raw.get("fill", {}).items() for name, text in mapping.items()),
         key_lines={key: tree.line((key,)) for key in raw},
     )
+
+
+FILL = re.compile(r"(?P<field>[a-z][a-z0-9_]*)(?P<optional>\?)?(?:\s*(?P<op>[*/])\s*(?P<factor>[0-9.]+(?:e[0-9]+)?))?")
+
+
+def _fill(kind: str, name: str, text: str, where: Where) -> Fill:
+    """'layers', 'context?', 'memory / 1e9' -> Fill (the schema's pattern has admitted the text)."""
+    m = FILL.fullmatch(text.strip())
+    return Fill(kind=kind, input=name, field=m["field"], optional=bool(m["optional"]), op=m["op"] or "",
+                factor=m["factor"] or "", where=where)
 
 
 def _slug(path: Path, entry_id, problems: Problems, where: Where) -> str:

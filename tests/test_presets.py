@@ -1,0 +1,160 @@
+"""Presets: the format, its derived values and sanity checks (with exact messages), and every
+preset computing on every entry it fills."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from site_builder import presets as P
+from site_builder.cli import main
+from site_builder.errors import Problems, shown
+from site_builder.load import load_all
+from site_builder.runtime.calculator import Calculator
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRIES = ROOT / "entries"
+BAD = Path(__file__).parent / "bad_presets"
+FIXTURES = sorted(p for p in BAD.iterdir() if p.is_dir())
+
+
+@pytest.fixture(scope="module")
+def bank():
+    problems = Problems()
+    entries = load_all(ENTRIES, problems)
+    presets = P.load_presets(ENTRIES, problems)
+    assert not problems, problems.report()
+    return entries, presets
+
+
+@pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
+    entries = tmp_path / "entries"
+    shutil.copytree(folder, entries, ignore=shutil.ignore_patterns("expected.txt"))
+    if not list(entries.glob("*.yaml")):
+        shutil.copy(BAD / "_toy.yaml", entries / "01-toy.yaml")
+    code = main(["--entries", str(entries), "check"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.err == (folder / "expected.txt").read_text().replace("{here}", shown(entries))
+    assert "Traceback" not in captured.err
+
+
+def test_the_toy_entry_with_a_good_preset_passes(tmp_path, capsys):
+    entries = tmp_path / "entries"
+    shutil.copytree(BAD / "fill-unknown-field", entries, ignore=shutil.ignore_patterns("expected.txt", "*.yaml"))
+    shutil.copy(BAD / "_toy.yaml", entries / "01-toy.yaml")
+    shutil.copy(BAD / "fill-unknown-field" / "presets" / "models" / "toy.yaml", entries / "presets" / "models")
+    assert main(["--entries", str(entries), "check"]) == 0, capsys.readouterr().err
+
+
+def test_derived_values_are_computed_and_cite_their_origin(bank):
+    _, presets = bank
+    llama = presets["model"]["llama-3-70b"]
+    assert llama.get("head_dim") == 8192 // 64 and llama.values["head_dim"].derived == "d_model / heads"
+    assert llama.sources_of("head_dim") == llama.sources_of("d_model")
+    assert llama.get("attention") == "gqa"
+
+
+def test_real_presets_pass_the_sanity_checks(bank):
+    _, presets = bank
+    assert presets["model"] and presets["hardware"]
+    for preset in presets["model"].values():
+        heads, kv = preset.get("heads"), preset.get("kv_heads") if preset.has("kv_heads") else None
+        if kv:
+            assert heads % kv == 0, preset.id
+        if preset.get("attention") in ("mha", "gqa", "mqa") and not preset.values["head_dim"].source == "":
+            typed = not preset.values["head_dim"].derived
+            assert typed or heads * preset.get("head_dim") == preset.get("d_model"), preset.id
+        if preset.has("experts_active"):
+            assert preset.get("experts_active") <= preset.get("experts"), preset.id
+        if preset.has("params_active") and preset.has("params"):
+            assert preset.get("params_active") <= preset.get("params"), preset.id
+    for preset in presets["hardware"].values():
+        if preset.has("memory_bandwidth"):
+            assert 1e10 <= preset.get("memory_bandwidth") <= 1e14, preset.id
+        for name in preset.values:
+            if name.startswith("flops_"):
+                assert 1e11 <= preset.get(name) <= 1e17, (preset.id, name)
+        for name, value in preset.values.items():
+            assert value.source in preset.sources, (preset.id, name)
+
+
+def test_ids_match_file_names_and_are_unique(bank):
+    _, presets = bank
+    ids = [p.id for kind in presets.values() for p in kind.values()]
+    assert len(ids) == len(set(ids))
+    for kind in presets.values():
+        for preset in kind.values():
+            assert preset.where.path.name == f"{preset.id}.yaml"
+
+
+def test_at_least_twelve_accelerators_with_bandwidth_and_a_peak(bank):
+    _, presets = bank
+    hardware = presets["hardware"]
+    assert len(hardware) >= 12
+    for preset in hardware.values():
+        assert preset.has("memory_bandwidth") and preset.has("memory"), preset.id
+        assert any(n.startswith("flops_") for n in preset.values), preset.id
+
+
+def test_a_preset_is_offered_only_where_it_has_every_required_field(bank):
+    entries, presets = bank
+    kv = next(e for e in entries if e.key == "35")
+    llama = presets["model"]["llama-3-70b"]
+    assert P.offers(kv, llama)
+    assert P.filled(kv, llama) == {"L": "80", "H_kv": "8", "d_head": "128", "s": "8192"}
+    no_heads = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "kv_heads"}})
+    assert not P.offers(kv, no_heads)
+    no_context = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "context"}})
+    assert P.offers(kv, no_context) and "s" not in P.filled(kv, no_context)   # s: context? is optional
+
+
+def test_a_mapping_converts_units_without_retyping(bank):
+    from site_builder.entry import Fill
+    _, presets = bank
+    h100 = presets["hardware"]["h100-sxm"]
+    assert P.fill_value(Fill("hardware", "M", "memory", op="/", factor="1e9"), h100) == "80"
+    assert P.fill_value(Fill("hardware", "W", "memory_bandwidth"), h100) == "3.35T"
+
+
+def _every_fill(entries, presets):
+    for entry in entries:
+        for kind, chosen in P.offered(entry, presets).items():
+            for preset in chosen:
+                yield entry, preset
+
+
+def test_every_preset_computes_on_every_entry_it_fills(bank):
+    entries, presets = bank
+    pairs = list(_every_fill(entries, presets))
+    assert {e.key for e, _ in pairs} >= {"35", "37"}
+    for entry, preset in pairs:
+        result = Calculator(entry.spec()).run(P.filled(entry, preset))
+        assert set(result["outputs"]) == {o.name for o in entry.outputs}, (entry.key, preset.id)
+
+
+def test_the_page_spec_carries_only_the_offered_presets_mapped_values(bank):
+    entries, presets = bank
+    mfu = next(e for e in entries if e.key == "37")
+    spec = P.spec(mfu, presets)
+    assert set(spec) == {"model", "hardware"}
+    h100 = next(p for p in spec["hardware"] if p["id"] == "h100-sxm")
+    assert set(h100["values"]) == {"bandwidth", "peak_flops"}
+    text, source, field = h100["values"]["bandwidth"]
+    assert text == "3.35T" and field == "memory_bandwidth"
+    assert h100["sources"][source]["url"].startswith("https://")
+    assert all("flops_fp8" not in str(v) for v in h100["values"].values())
+    unrelated = next(e for e in entries if e.key == "2")
+    assert P.spec(unrelated, presets) == {}
+
+
+def test_docs_list_every_field():
+    doc = (ROOT / "docs" / "presets.md").read_text()
+    for kind, described in P.fields().items():
+        for name in described:
+            assert f"| `{name}` |" in doc, (kind, name)
+    for key in P.schema()["properties"]:
+        assert f"| `{key}` |" in doc, key
