@@ -11,7 +11,8 @@ def test_compute_json_prints_entry_inputs_and_outputs(capsys):
     assert main(["compute", "35", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["entry"] == 35
-    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 4096, "B": 1, "beta": 2.0}
+    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 4096, "B": 1, "beta": 2.0,
+                             "attention": "gqa", "d_c": 512, "d_R": 64, "window": 0, "L_local": 0}
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 4096 * 1 * 2
 
 
