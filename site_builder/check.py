@@ -205,6 +205,8 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             _add(problems, case.where, f"case {case.id}: a book case needs source (seed file and place)")
         if case.origin == "derived" and not case.note:
             _add(problems, case.where, f"case {case.id}: a derived case needs note (the hand-checked arithmetic)")
+        if case.origin == "published" and not case.citation:
+            _add(problems, case.where, f"case {case.id}: a published case needs citation (title, url, where)")
         broken = False
         for name in case.inputs:
             if name not in calc.defaults:
