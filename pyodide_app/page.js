@@ -4,6 +4,7 @@
 // the defaults are in the HTML.
 import { boot, booted, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
+import { setupPresets } from "./presets.js";
 
 const script = document.getElementById("page-script");
 const spec = JSON.parse(document.getElementById("entry-spec").textContent);
@@ -12,7 +13,7 @@ const status = document.getElementById("py-status");
 const outputs = document.getElementById("outputs");
 const notice = document.getElementById("notice");
 const names = new Set(spec.inputs.map((i) => i.name));
-const PAGE_PARAMS = new Set(["embed", "units"]);
+const PAGE_PARAMS = new Set(["embed", "units", "model", "hardware"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 const unitMenus = [...document.querySelectorAll(".unit-menus select")];
 let charts = null;   // drawn from the build's points once the worker is on its way
@@ -104,7 +105,7 @@ async function updateShare() {
   if (!reply.ok) return;
   const share = reply.value.share;
   if (share) {
-    const query = new URLSearchParams(share.query);
+    const query = presets.share(new URLSearchParams(share.query));
     const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
     if (chosen) query.set("units", chosen);
     if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
@@ -207,7 +208,8 @@ for (const menu of unitMenus) menu.addEventListener("change", () => recompute())
 
 setupPractice(spec);
 
-// ---- a shared link: fill the form from the query string
+// ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
+const presets = setupPresets(spec, form, addNotice);
 const linked = {};
 for (const [name, value] of new URLSearchParams(location.search)) {
   if (PAGE_PARAMS.has(name)) continue;

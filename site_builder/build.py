@@ -20,6 +20,7 @@ from .assets import assets, digest, package_version, static, vendored
 from .cache import Cache, key
 from .entry import Entry
 from .errors import BuildFailed, Problems
+from .presets import preset_files
 from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
@@ -101,9 +102,9 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
     files["search-index.json"] = search.index_json(entries)
-    sources = sorted(Path(entries_dir).glob("*.yaml"))
+    sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir)
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
-    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date())
+    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date(), checked.presets)
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()

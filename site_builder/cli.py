@@ -31,11 +31,18 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
     c.add_argument("assignments", nargs="*", metavar="name=value", help="inputs; the rest take their defaults")
     c.add_argument("--json", action="store_true", help="print JSON")
+    c.add_argument("--model", metavar="ID", help="fill inputs from a published model (entries/presets/models/); 'list' lists them")
+    c.add_argument("--hardware", metavar="ID", help="fill inputs from an accelerator (entries/presets/hardware/); 'list' lists them")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command == "compute" and not any(x.startswith("-") for x in extra):
+        args.assignments += extra   # name=value after --model ID: argparse stops the positionals at an option
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "check":
             return _check(args)
@@ -94,7 +101,12 @@ def _compute(args) -> int:
             raise BuildFailed(problems)
         print(f"no entry {args.entry!r}: expected a bank number 1-50 or a toolkit id", file=sys.stderr)
         return 2
-    raw = {}
+    raw, used = {}, {}
+    if args.model or args.hardware:
+        chosen = _preset_inputs(args, entry)
+        if chosen is None:
+            return 2 if (args.model, args.hardware).count("list") == 0 else 0
+        raw, used = chosen
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
@@ -108,16 +120,57 @@ def _compute(args) -> int:
         print(f"entry {entry.key}: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        out = {"entry": entry.id, "inputs": result["inputs"],
+        out = {"entry": entry.id, **({"presets": {k: p.id for k, p in used.items()}} if used else {}),
+               "inputs": result["inputs"],
                "outputs": {k: v["value"] for k, v in result["outputs"].items()}}
         print(json.dumps(json_safe(out), allow_nan=False))  # JSON has no infinity: it reads as null
         return 0
     print(f"{entry.label} · {entry.title}")
+    for preset in used.values():   # where each filled constant came from; a name=value given wins
+        from .presets import filled
+        given = {a.split("=")[0].strip() for a in args.assignments}
+        kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
+        cited = []
+        for f in entry.fill:
+            if f.kind == preset.kind and f.input in kept:
+                cited += [s for s in preset.sources_of(f.field) if s not in cited]
+        print(f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
+              f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})")
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
         print(f"  {o.label:<{width}}  {text}")
     return 0
+
+
+def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
+    """The inputs --model / --hardware fill (the name=value arguments then override them) and the
+    presets used, or
+    None after printing the list asked for, or the ids that fill this entry when a name is unknown."""
+    from . import presets as P
+
+    problems = Problems()
+    found = P.load_presets(args.entries, problems)
+    if problems:
+        raise BuildFailed(problems)
+    offered = P.offered(entry, found)
+    raw, used = {}, {}
+    for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
+        if not wanted:
+            continue
+        choices = offered.get(kind, [])
+        if wanted == "list" or wanted not in {p.id for p in choices}:
+            ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
+            if wanted == "list":
+                print(f"{kind} presets that fill {entry.label}:\n{ids}" if choices else f"no {kind} preset fills {entry.label}")
+            else:
+                print(f"--{kind} {wanted!r}: no {kind} preset of that name fills {entry.label}"
+                      + (f"; these do:\n{ids}" if choices else f"; {entry.label} has no {kind} fill mapping"),
+                      file=sys.stderr)
+            return None
+        used[kind] = next(p for p in choices if p.id == wanted)
+        raw.update(P.filled(entry, used[kind]))
+    return raw, used
 
 
 def _urls(args) -> int:

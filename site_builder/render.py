@@ -14,7 +14,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from . import markdown
+from . import markdown, presets
 from .assets import Assets
 from .entry import PART_TITLES, Entry
 from .runtime.citation import entry_citation, run_citation
@@ -55,8 +55,10 @@ def script_json(value) -> Markup:
 
 
 class Renderer:
-    def __init__(self, entries: list[Entry], math: dict, assets: Assets, site_url: str = "", date: str = "1970-01-01"):
+    def __init__(self, entries: list[Entry], math: dict, assets: Assets, site_url: str = "", date: str = "1970-01-01",
+                 presets: dict | None = None):
         self.entries = entries
+        self.presets = presets or {}
         self.by_key = {e.key: e for e in entries}
         self.by_url = {e.url: e for e in entries}
         self.math = math
@@ -184,13 +186,16 @@ class Renderer:
                 "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
                 "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
                 "protocol": entry.protocol}
+        fill = presets.spec(entry, self.presets)
+        if fill:
+            spec["presets"] = fill   # only the presets that fill this entry, only their mapped values
         summary = f"{entry.label} of the Derivation Bank (Chapter {entry.chapter}): {entry.title}. Compute it in your browser."
         return self._page(
             "entry.html", entry=entry, spec=spec, defaults=defaults, cases=cases, canonical=meta["url"],
             summary=summary, citation=citation, example_query=example, qr_svg=Markup(qr_svg),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
             previous=bank[i - 1] if i > 0 else None, next=bank[i + 1] if i + 1 < len(bank) else None,
-            related=related, cited_by=cited_by, feeds=feeds, unit_menus=self.unit_menus(entry),
+            related=related, cited_by=cited_by, feeds=feeds, fill=fill, unit_menus=self.unit_menus(entry),
             plots=list(zip(entry.plots, extras["sweeps"])), elasticities=extras["elasticities"],
             scaled_outputs=[o for o in entry.outputs
                             if any(row.get(o.name) is not None for row in extras["elasticities"].values())],

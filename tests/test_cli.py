@@ -43,3 +43,43 @@ def test_unknown_inputs_and_entries_exit_2(capsys):
 def test_check_reports_zero_errors(capsys):
     assert main(["check"]) == 0
     assert capsys.readouterr().out.startswith("0 errors: ")
+
+
+def test_compute_fills_inputs_from_a_model_and_the_given_ones_win(capsys):
+    assert main(["compute", "35", "--model", "llama-3-70b", "s=32k", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["presets"] == {"model": "llama-3-70b"}
+    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 32000, "B": 1, "beta": 2.0,
+                             "attention": "gqa", "d_c": 512, "d_R": 64, "window": 0, "L_local": 0}
+    assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 32000 * 2
+
+
+def test_compute_from_a_model_and_an_accelerator_says_where_each_constant_came_from(capsys):
+    assert main(["compute", "37", "--model", "llama-3-70b", "--hardware", "h100-sxm"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("  from Llama 3 70B: N=70B, beta=2, L=80, H=64, Q=128 (Meta Llama 3 model card")
+    assert lines[2].startswith("  from NVIDIA H100 SXM: bandwidth=3.35T, peak_flops=989.4T (NVIDIA H100 Tensor Core GPU datasheet")
+    assert any(line.split() == ["Decode", "ceiling", "(batch", "1)", "23.9", "tokens/s"] for line in lines)
+
+
+def test_model_list_names_the_presets_that_fill_the_entry(capsys):
+    assert main(["compute", "37", "--hardware", "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hardware presets that fill Entry 37:\n")
+    assert "  h100-sxm " in out and "  tpu-v5p " in out
+
+
+def test_an_unknown_preset_exits_2_listing_the_ones_that_fill_the_entry(capsys):
+    assert main(["compute", "35", "--model", "<llama>"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("--model '<llama>': no model preset of that name fills Entry 35; these do:\n")
+    assert "  llama-3-70b " in err
+    assert main(["compute", "35", "--hardware", "h100-sxm"]) == 2   # a preset that exists but cannot fill 35
+    assert capsys.readouterr().err.strip() == "--hardware 'h100-sxm': no hardware preset of that name fills Entry 35; Entry 35 has no hardware fill mapping"
+
+
+def test_an_unknown_option_is_still_an_error(capsys):
+    import pytest
+    with pytest.raises(SystemExit):
+        main(["compute", "35", "--bogus"])
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err

@@ -105,9 +105,11 @@ def test_a_preset_is_offered_only_where_it_has_every_required_field(bank):
     kv = next(e for e in entries if e.key == "35")
     llama = presets["model"]["llama-3-70b"]
     assert P.offers(kv, llama)
-    assert P.filled(kv, llama) == {"L": "80", "H_kv": "8", "d_head": "128", "s": "8192"}
-    no_heads = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "kv_heads"}})
-    assert not P.offers(kv, no_heads)
+    assert P.filled(kv, llama) == {"L": "80", "H_kv": "8", "d_head": "128", "s": "8192", "attention": "gqa"}
+    no_head_dim = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "head_dim"}})
+    assert not P.offers(kv, no_head_dim)
+    no_kv_heads = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "kv_heads"}})
+    assert P.offers(kv, no_kv_heads) and "H_kv" not in P.filled(kv, no_kv_heads)   # latent attention has none
     no_context = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "context"}})
     assert P.offers(kv, no_context) and "s" not in P.filled(kv, no_context)   # s: context? is optional
 

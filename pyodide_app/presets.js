@@ -1,0 +1,121 @@
+// "Fill from a model / an accelerator": sets an entry's inputs from a published preset and marks
+// each one with the preset's name and a link to its source.  The reader can still change any
+// input (its mark then goes away).  The link carries ?model=<id>&hardware=<id>; inputs given in
+// the link override the preset's; a preset name this entry does not offer is ignored, with a
+// notice.  The spec carries only the presets that fill this entry, and only their mapped values.
+const KINDS = { model: "model", hardware: "accelerator" };
+
+export function setupPresets(spec, form, addNotice) {
+  const offered = spec.presets || {};
+  const box = document.getElementById("presets");
+  const none = { share: (query) => query };
+  if (!box || !Object.keys(offered).length) return none;
+  box.hidden = false;
+
+  const defaults = Object.fromEntries(spec.inputs.map((i) => [i.name, String(i.default)]));
+  const chosen = {};   // kind -> the preset applied
+  const marked = {};   // input name -> kind whose preset set it (the reader has not changed it since)
+
+  function field(name) {
+    return form.elements[name];
+  }
+
+  function unmark(name) {
+    document.getElementById(`mark-${name}`)?.remove();
+    field(name)?.closest(".field")?.classList.remove("preset-filled");
+    delete marked[name];
+  }
+
+  function mark(name, preset, value) {
+    const [, index, how] = value;
+    const source = preset.sources[index] || {};
+    const line = document.createElement("p");
+    line.className = "preset-mark";
+    line.id = `mark-${name}`;
+    line.append(`From ${preset.name}`);
+    if (how.includes(" = ")) line.append(` (${how.split(" = ")[1]})`);
+    line.append(": ");
+    if (source.url) {
+      const link = document.createElement("a");
+      link.href = source.url;
+      link.rel = "noopener";
+      link.textContent = source.title;
+      line.append(link);
+      if (source.where) line.append(`, ${source.where}`);
+    }
+    const wrapper = field(name).closest(".field");
+    wrapper.classList.add("preset-filled");
+    wrapper.querySelector(".control").after(line);
+  }
+
+  function release(kind) {
+    // The inputs the previous preset set and the reader left alone go back to the entry's defaults.
+    for (const [name, k] of Object.entries(marked)) {
+      if (k !== kind) continue;
+      field(name).value = document.getElementById(`in-${name}`)?.defaultValue ?? defaults[name];
+      unmark(name);
+    }
+    delete chosen[kind];
+  }
+
+  function apply(kind, preset, keep = new Set()) {
+    release(kind);
+    if (!preset) return;
+    chosen[kind] = preset;
+    for (const [name, value] of Object.entries(preset.values)) {
+      if (keep.has(name) || !field(name)) continue;
+      field(name).value = value[0];
+      marked[name] = kind;
+      mark(name, preset, value);
+    }
+  }
+
+  const menus = [...box.querySelectorAll("select[data-kind]")];
+  for (const menu of menus) {
+    menu.addEventListener("change", () => {
+      const kind = menu.dataset.kind;
+      apply(kind, (offered[kind] || []).find((p) => p.id === menu.value));
+      form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
+    });
+  }
+  // An input the reader changes is theirs: its mark goes away.
+  form.addEventListener("input", (event) => {
+    if (event.target !== form && event.target.name in marked) unmark(event.target.name);
+  });
+
+  // A shared link: ?model=<id>&hardware=<id>; the link's own inputs win over the preset's.
+  const params = new URLSearchParams(location.search);
+  const explicit = new Set(spec.inputs.map((i) => i.name).filter((n) => params.has(n)));
+  let filled = false;
+  for (const kind of Object.keys(KINDS)) {
+    const id = params.get(kind);
+    if (id === null || id === "") continue;
+    const preset = (offered[kind] || []).find((p) => p.id === id);
+    if (!preset) {
+      addNotice(`Ignored the link's ${kind} “${id.slice(0, 40)}”: no such ${KINDS[kind]} fills this entry.`);
+      continue;
+    }
+    const menu = menus.find((m) => m.dataset.kind === kind);
+    if (menu) menu.value = id;
+    apply(kind, preset, explicit);
+    filled = true;
+  }
+  if (filled) document.getElementById("outputs")?.classList.add("stale");
+
+  return {
+    // The address bar's query: the chosen presets first, then only the inputs that differ from them.
+    share(query) {
+      const out = new URLSearchParams();
+      for (const [kind, preset] of Object.entries(chosen)) out.set(kind, preset.id);
+      for (const [name, value] of query) if (!(name in marked) && !(name in KINDS)) out.append(name, value);
+      // An input the reader changed back to the entry's default is not in Python's query, yet the
+      // preset would fill it again: carry it explicitly.
+      for (const preset of Object.values(chosen)) {
+        for (const name of Object.keys(preset.values)) {
+          if (!(name in marked) && !out.has(name) && field(name)) out.set(name, field(name).value);
+        }
+      }
+      return out;
+    },
+  };
+}

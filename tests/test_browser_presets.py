@@ -1,0 +1,121 @@
+"""Fill from a model / an accelerator, in real Chromium against the built site: the inputs set,
+each marked with its source, the reader's own changes kept, the link reproducing, and a
+hostile preset name in a link ignored with a notice."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+
+from tests.test_browser import open_entry
+from tests.test_browser_share import PAYLOADS
+
+pytestmark = pytest.mark.browser
+
+NBSP = "\u00a0"
+
+
+def wait_output(page, name, text):
+    page.wait_for_function(f"() => document.getElementById('out-{name}').textContent === {text!r}")
+
+
+def query(page):
+    return parse_qs(urlsplit(page.url).query)
+
+
+def wait_query(page, key, value):
+    page.wait_for_function(f"() => new URLSearchParams(location.search).get({key!r}) === {value!r}")
+
+
+def test_filling_35_from_a_model_marks_each_input_with_its_source(page, server):
+    open_entry(page, server, "/35/")
+    assert page.is_visible("#presets")
+    page.select_option("#preset-model", "llama-3-70b")
+    wait_output(page, "total", f"2.684{NBSP}GB")   # 2 x 80 x 8 x 128 x 2 B x 8192 tokens
+    assert [page.input_value(f"#in-{n}") for n in ("L", "H_kv", "d_head", "s", "B")] == ["80", "8", "128", "8192", "1"]
+    mark = page.text_content("#mark-L")
+    assert mark.startswith("From Llama 3 70B: The Llama 3 Herd of Models, Table 3")
+    assert page.get_attribute("#mark-L a", "href") == "https://arxiv.org/abs/2407.21783"
+    assert "d_model / heads" in page.text_content("#mark-d_head")   # a derived value says how
+    assert page.query_selector("#mark-B") is None                     # not a preset's field
+    wait_query(page, "model", "llama-3-70b")
+    assert "L" not in query(page)                                     # the preset carries it
+    # The reader changes one filled input: it is theirs now, unmarked, and the link carries it.
+    page.fill("#in-L", "40")
+    wait_output(page, "total", f"1.342{NBSP}GB")
+    assert page.query_selector("#mark-L") is None and page.query_selector("#mark-H_kv") is not None
+    wait_query(page, "L", "40")
+    assert query(page)["model"] == ["llama-3-70b"]
+    # Choosing no preset puts the inputs it still set back to the entry's defaults.
+    page.select_option("#preset-model", "")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('model')")
+    assert page.input_value("#in-s") == "4096" and page.input_value("#in-L") == "40"
+    assert page.query_selector(".preset-mark") is None
+    assert page.problems == []
+
+
+def test_filling_37_from_a_model_and_an_accelerator_and_the_link_reproduces(page, server, browser):
+    open_entry(page, server, "/37/")
+    page.select_option("#preset-model", "llama-3-70b")
+    page.select_option("#preset-hardware", "h100-sxm")
+    wait_output(page, "ceiling", f"23.9{NBSP}tokens/s")   # 3.35 TB/s over 140 GB
+    assert page.input_value("#in-bandwidth") == "3.35T" and page.input_value("#in-peak_flops") == "989.4T"
+    assert "From NVIDIA H100 SXM: NVIDIA H100 Tensor Core GPU datasheet" in page.text_content("#mark-bandwidth")
+    assert "whitepaper" in page.text_content("#mark-peak_flops")
+    wait_query(page, "hardware", "h100-sxm")
+    link = urlsplit(page.url)
+    assert parse_qs(link.query) == {"model": ["llama-3-70b"], "hardware": ["h100-sxm"]}
+    other = browser.new_context().new_page()
+    other.problems = []
+    other.on("console", lambda m: other.problems.append(m.text) if m.type in ("error", "warning") else None)
+    open_entry(other, server, f"{link.path}?{link.query}")
+    wait_output(other, "ceiling", f"23.9{NBSP}tokens/s")
+    assert other.input_value("#preset-model") == "llama-3-70b" and other.input_value("#preset-hardware") == "h100-sxm"
+    assert other.input_value("#in-N") == "70B" and other.query_selector("#mark-peak_flops") is not None
+    assert page.problems == [] and other.problems == []
+    other.context.close()
+
+
+def test_inputs_in_the_link_override_the_preset(page, server):
+    open_entry(page, server, "/35/?model=llama-3-70b&s=32k")
+    wait_output(page, "total", f"10.49{NBSP}GB")   # 327,680 B per token x 32,000 tokens
+    assert page.input_value("#in-s") == "32k" and page.query_selector("#mark-s") is None
+    assert page.input_value("#in-L") == "80" and page.query_selector("#mark-L") is not None
+    assert page.problems == []
+
+
+def test_a_preset_that_does_not_fill_the_entry_is_ignored_with_a_notice(page, server):
+    open_entry(page, server, "/35/?hardware=h100-sxm")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "Ignored the link's hardware “h100-sxm”" in page.text_content("#notice")
+    assert page.input_value("#in-L") == "80" and page.query_selector(".preset-mark") is None
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_hostile_preset_names_are_inert_and_noticed(page, server, payload):
+    page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))
+    open_entry(page, server, f"/37/?model={quote(payload)}&hardware={quote(payload)}")
+    page.wait_for_selector("#notice:not([hidden])")
+    notice = page.text_content("#notice")
+    assert "Ignored the link's model" in notice and "Ignored the link's hardware" in notice
+    assert page.evaluate("window.__pwned") is None
+    assert page.query_selector("#notice img, #notice script, #notice svg") is None
+    assert page.input_value("#preset-model") == "" and page.query_selector(".preset-mark") is None
+    assert page.problems == []
+
+
+def test_without_javascript_the_menu_is_not_shown(browser, server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server.url + "/35/?model=llama-3-70b")
+    assert page.query_selector("#presets") is not None and not page.is_visible("#presets")
+    assert page.input_value("#in-L") == "80"
+    context.close()
+
+
+def test_an_entry_no_preset_fills_has_no_menu(page, server):
+    open_entry(page, server, "/2/")
+    assert page.query_selector("#presets") is None
+    assert page.problems == []
