@@ -33,7 +33,7 @@ export function setupPresets(spec, form, addNotice) {
     line.className = "preset-mark";
     line.id = `mark-${name}`;
     line.append(`From ${preset.name}`);
-    if (how.includes(" = ")) line.append(` (${how.split(" = ")[1]})`);
+    if (how.includes(" = ")) line.append(` (derived: ${how.split(" = ")[1]})`);
     line.append(": ");
     if (source.url) {
       const link = document.createElement("a");
@@ -75,6 +75,7 @@ export function setupPresets(spec, form, addNotice) {
     menu.addEventListener("change", () => {
       const kind = menu.dataset.kind;
       apply(kind, (offered[kind] || []).find((p) => p.id === menu.value));
+      document.getElementById("outputs")?.classList.add("stale");   // until Python has computed the new inputs
       form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
     });
   }

@@ -87,6 +87,7 @@ _PATTERN_HINTS = {
     "name": "is not a Python identifier",
     "output": "is not a Python identifier",
     "id": "must be letters, digits and hyphens",
+    "url": "is not an https:// address",
     "fill": "is not a preset field: write layers, context? (optional) or memory / 1e9 (converted)",
 }
 

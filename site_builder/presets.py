@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from .cache import Cache, key
 from .entry import Entry, Fill, Where
 from .errors import Problems
 from .load import YAML_LOADER, _message, _pure_yaml_error, _Tree
@@ -211,7 +212,12 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
 
 # ---- files ----------------------------------------------------------------------------------
 
-def _schema_errors(raw: dict) -> list[tuple[tuple, str]]:
+def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
+    """As for entries: a file that validated before, unchanged, is not validated (nor jsonschema imported) again."""
+    cache = Cache("preset-schema")
+    k = key(SCHEMA_PATH.read_text(), text)
+    if cache.get(k) == "valid":
+        return []
     import jsonschema
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
@@ -221,6 +227,9 @@ def _schema_errors(raw: dict) -> list[tuple[tuple, str]]:
             continue
         at, message = _message(error)
         found.append((at, message.replace("entry:", "preset:", 1) if message.startswith("entry:") else message))
+    if not found:
+        cache.put(k, "valid")
+        cache.save()
     return found
 
 
@@ -245,7 +254,7 @@ def load_preset(path: Path, problems: Problems) -> Preset | None:
     if not isinstance(raw, dict):
         problems.add(path, 1, "a preset is a mapping of keys; see docs/presets.md")
         return None
-    for at, message in _schema_errors(raw):
+    for at, message in _schema_errors(raw, text):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None

@@ -153,7 +153,8 @@ class SiteServer:
 
 
 def _sources_stamp(entries: Path) -> tuple:
-    watched = [*Path(entries).glob("*.yaml"), *(ROOT / "templates").glob("*.html"), *(ROOT / "pyodide_app").glob("*"),
+    watched = [*Path(entries).glob("*.yaml"), *Path(entries).glob("presets/*/*.yaml"), *(ROOT / "templates").glob("*.html"),
+               *(ROOT / "pyodide_app").glob("*"), ROOT / "site_builder" / "preset.schema.json",
                *(ROOT / "site_builder").rglob("*.py"), NETLIFY]
     return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in watched if p.exists()))
 
