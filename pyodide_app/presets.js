@@ -42,6 +42,8 @@ export function setupPresets(spec, form, addNotice) {
       link.textContent = source.title;
       line.append(link);
       if (source.where) line.append(`, ${source.where}`);
+      // A long "where" (a list of config keys) is clamped to two lines; the whole citation stays in the title.
+      line.title = `${preset.name}: ${source.title}${source.where ? `, ${source.where}` : ""}`;
     }
     const wrapper = field(name).closest(".field");
     wrapper.classList.add("preset-filled");
