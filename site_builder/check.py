@@ -233,6 +233,8 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
         for check in case.checks:
             actual = result["outputs"][check.output]["value"]
             miss = tolerance.verify(check, actual)
+            if miss and case.origin == "published":
+                miss = miss.replace("book prints", "the source prints")
             if miss:
                 _add(problems, check.where, f"case {case.id}: {miss}")
             elif check.erratum is not None and not tolerance.book_disagrees(check, actual):
