@@ -285,6 +285,8 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             _add(problems, case.where, f"case {case.id}: a book case needs source (seed file and place)")
         if case.origin == "derived" and not case.note:
             _add(problems, case.where, f"case {case.id}: a derived case needs note (the hand-checked arithmetic)")
+        if case.origin == "published" and not case.citation:
+            _add(problems, case.where, f"case {case.id}: a published case needs citation (title, url, where)")
         broken = False
         for name in case.inputs:
             if name not in calc.defaults:
@@ -325,6 +327,8 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             continue
         for check, actual in pairs:
             miss = tolerance.verify(check, actual)
+            if miss and case.origin == "published":
+                miss = miss.replace("book prints", "the source prints")
             if miss:
                 _add(problems, check.where, f"case {case.id}: {miss}")
             elif check.erratum is not None and not tolerance.book_disagrees(check, actual):

@@ -79,6 +79,8 @@ class Case:
     source: str = ""
     quote: str = ""
     note: str = ""
+    citation: dict | None = None   # published cases: {title, url, where}
+    preset: dict | None = None     # {model: id, hardware: id}: fills inputs through the entry's fill mapping
     solve: dict | None = field(default=None, hash=False)   # an inverse case: {input, output, sense, target}
     where: Where | None = field(default=None, compare=False)
 

@@ -9,7 +9,7 @@ number is written twice.  Problems are collected in one pass, like the entries'.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -396,3 +396,33 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
                     problems.add(entry.at("fill").path, entry.at("fill").line,
                                  f"fill.{kind}: preset {preset.id!r} "
                                  f"gives inputs the entry rejects: {exc}")
+
+
+def resolve_case_presets(entries: list[Entry], root: Path, problems: Problems) -> list[Entry]:
+    """A case that names presets takes its inputs from them through the entry's fill mapping;
+    the inputs it writes itself override them.  The preset files' own problems are reported
+    where the bank loads them (check_bank), not here."""
+    presets = load_presets(root, Problems())
+    out = []
+    for entry in entries:
+        cases = []
+        for case in entry.cases:
+            if case.preset:
+                inputs: dict = {}
+                for kind, pid in case.preset.items():
+                    preset = presets.get(kind, {}).get(pid)
+                    where = case.where or entry.where
+                    if preset is None:
+                        known = ", ".join(sorted(presets.get(kind, {}))) or "none"
+                        problems.add(where.path, where.line, f"case {case.id}: preset.{kind}: no {kind} preset {pid!r}; presets: {known}")
+                    elif not offers(entry, preset):
+                        missing = [f.field for f in entry.fill if f.kind == kind and not f.optional and not preset.has(f.field)]
+                        why = f"it lacks {', '.join(missing)}" if missing else f"the entry has no fill.{kind} mapping"
+                        problems.add(where.path, where.line, f"case {case.id}: preset.{kind}: {pid!r} cannot fill this entry: {why}")
+                    else:
+                        inputs.update(filled(entry, preset))
+                inputs.update(case.inputs)
+                case = replace(case, inputs=inputs)
+            cases.append(case)
+        out.append(replace(entry, cases=tuple(cases)))
+    return out

@@ -72,6 +72,8 @@ def test_every_entry_has_at_least_two_cases(entry):
     for case in entry.cases:
         if case.origin == "derived":
             assert len(case.note) > 20, f"{case.id}: write out the hand-checked arithmetic"
+        elif case.origin == "published":  # a paper's figure: cited, and read in a note
+            assert case.citation and len(case.note) > 20, f"{case.id}: cite the figure and say how it is read"
         else:
             worked = {w["id"] for w in WORKED}
             assert case.id in worked or any(case.id.startswith(w + "-") for w in worked), \

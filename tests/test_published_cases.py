@@ -1,0 +1,44 @@
+"""Published figures as cases: cited, filled from presets through each entry's fill mapping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from site_builder import presets as P
+from site_builder.errors import Problems
+from tests.conftest import ENTRIES, load_bank
+
+BANK, _ = load_bank()
+PUBLISHED = [(e, c) for e in BANK for c in e.cases if c.origin == "published"]
+PRESETS = P.load_presets(Path(ENTRIES), Problems())
+
+
+def test_at_least_forty_published_figures_over_fifteen_entries():
+    assert len(PUBLISHED) >= 40
+    assert len({e.key for e, _ in PUBLISHED}) >= 15
+
+
+def test_every_published_case_cites_where_its_figure_is_printed():
+    for entry, case in PUBLISHED:
+        cite = case.citation or {}
+        assert cite.get("title") and cite.get("where"), (entry.key, case.id)
+        assert cite.get("url", "").startswith("https://"), (entry.key, case.id)
+
+
+def test_a_case_takes_the_presets_values_and_its_own_inputs_override_them():
+    entry = next(e for e in BANK if e.key == "1")
+    case = next(c for c in entry.cases if c.id == "pub-gpt-3-175b-training-compute")
+    filled = P.filled(entry, PRESETS["model"]["gpt-3-175b"])
+    assert filled["N"] == "175B" and case.inputs["N"] == "174.6B"   # the case's own N wins
+    assert case.inputs["D"] == filled["D"] == "300B"                # the preset's tokens fill D
+
+
+def test_every_named_preset_exists_and_fills_its_entry():
+    for entry, case in PUBLISHED:
+        for kind, pid in (case.preset or {}).items():
+            preset = PRESETS[kind].get(pid)
+            assert preset is not None, (case.id, kind, pid)
+            assert P.offers(entry, preset), (case.id, pid)
+            for name, text in P.filled(entry, preset).items():
+                if name not in case.inputs:
+                    raise AssertionError(f"{case.id}: {name} from {pid} did not reach the inputs")
