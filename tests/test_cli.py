@@ -53,7 +53,7 @@ def test_solve_prints_the_solution_and_the_outputs_there(capsys):
     assert lines[2] == ("  over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it is at most 80 GB for s ≤ 244,140 "
                         "(s = 244,141 gives 80.0001 GB)")
     assert "  at s = 244,140:" in lines
-    assert "    KV cache size                 80 GB" in lines
+    assert "    KV cache size                       80 GB" in lines
 
 
 def test_solve_json_gives_the_whole_number_and_its_neighbour(capsys):
@@ -85,10 +85,10 @@ def test_solve_without_a_solution_exits_2_with_the_range(capsys):
 
 def test_solve_rejects_a_bad_question_with_status_2(capsys):
     assert main(["compute", "35", "total<=80GB", "--solve", "Q"]) == 2
-    assert capsys.readouterr().err.strip() == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta"
+    assert capsys.readouterr().err.strip() == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"
     assert main(["compute", "35", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total)")
+        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total, per_token_layer, window_tokens, full_total)")
     assert main(["compute", "35", "total<=80 XB", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == "entry 35: total: target: '80 XB' is not a number in B"
 def test_compute_fills_inputs_from_a_model_and_the_given_ones_win(capsys):
