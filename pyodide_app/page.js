@@ -287,6 +287,18 @@ async function startPython() {
   }
 }
 
+// ---- back and forward: the inputs as the reader left them, as a browser shows a page it kept,
+// even those typed after the address bar last followed them.  By history entry (Turbo's
+// restoration id, one per entry), for as long as this document lives.
+const left = new Map();
+function historyEntry() {
+  return history.state && history.state.turbo && history.state.turbo.restorationIdentifier;
+}
+function remember() {
+  const key = historyEntry();
+  if (key) left.set(key, { raw: rawInputs(), units: units() });
+}
+
 // ---- each entry page: the first, and each one a link brings in
 const done = new WeakSet();   // the pages (their spec elements) set up already
 function initPage() {
@@ -306,8 +318,6 @@ function initPage() {
   ready = false;
   sent = applied = 0;
   shareUrl = location.href;
-  for (const key of ["python", "replies", "charts", "watchdog"]) delete root.dataset[key];
-  root.classList.remove("practice");
 
   // ---- units the reader chose, kept in the link
   const chosenUnits = new URLSearchParams(location.search).get("units") || "";
@@ -317,7 +327,7 @@ function initPage() {
     if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
     else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
   }
-  for (const menu of unitMenus) menu.addEventListener("change", () => recompute());
+  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); recompute(); });
 
   setupPractice(spec);
 
@@ -338,8 +348,17 @@ function initPage() {
     outputs.classList.add("stale");
     setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
   }
+  const kept = left.get(historyEntry());
+  if (kept) {
+    for (const [name, value] of Object.entries(kept.raw)) {
+      form.elements[name].value = value;
+      delete linked[name];   // the reader's own value, computed as typed
+    }
+    for (const menu of unitMenus) menu.value = kept.units[menu.dataset.family] || "";
+    outputs.classList.add("stale");   // until Python has computed them
+  }
 
-  form.addEventListener("input", () => recompute());
+  form.addEventListener("input", () => { remember(); recompute(); });
   form.addEventListener("submit", (event) => event.preventDefault());
 
   document.getElementById("copy-link").addEventListener("click", async () => {
@@ -373,6 +392,8 @@ function leavePage() {
   if (charts) charts.then((c) => c && c.close(), () => {});
   seen = charts = null;
   if (runner) runner.onrestart = null;
+  for (const key of ["python", "replies", "charts", "watchdog"]) delete root.dataset[key];
+  root.classList.remove("practice");
 }
 
 initPage();

@@ -125,7 +125,13 @@ function afterVisit() {
   heading.tabIndex = -1;
   heading.focus({ preventScroll: true });
 }
-if (script.dataset.drive && !root.classList.contains("embed")) {
+if (root.classList.contains("embed")) {
+  // The card in someone's slides: its links open the site in a tab of their own, as its title does.
+  for (const link of document.querySelectorAll("a[href]:not([target]):not([href^='#'])")) {
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
+} else if (script.dataset.drive) {
   afterPython().then(() => import(script.dataset.drive)).then(() => {
     document.addEventListener("turbo:render", afterVisit);   // a page Turbo brought in (this one is set up)
     document.addEventListener("turbo:visit", () => {
