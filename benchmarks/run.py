@@ -178,6 +178,57 @@ def transfer(playwright, work: Path, site: Path) -> dict:
     return found
 
 
+CLICK_JS = """(turbo) => {
+  // A link on /35/ to /19/ (there is none in the page itself), clicked as a reader would; with
+  // data-turbo=false it is a full page load.  Returns when it was clicked, in epoch ms.
+  const link = document.createElement('a');
+  link.href = '/19/';
+  link.textContent = 'to entry 19';
+  if (!turbo) link.dataset.turbo = 'false';
+  document.querySelector('main').prepend(link);
+  const at = performance.timeOrigin + performance.now();
+  link.click();
+  return at;
+}"""
+READY_AT_JS = "() => performance.timeOrigin + performance.getEntriesByName('python-ready').pop().startTime"
+
+
+def navigation(playwright, work: Path, site: Path, runs: int) -> dict:
+    """From clicking a link on /35/ to Python ready on /19/: followed in the page (Turbo, the same
+    worker) against the same link as a full page load, with the service worker installed and every
+    file cached; interleaved.  Also the bytes the server sent for each."""
+    server = BenchServer(site, Link())
+    times = {"turbo": [], "full": []}
+    sent = {"turbo": [], "full": []}
+    try:
+        for run in range(runs):
+            context = playwright.chromium.launch_persistent_context(
+                tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+            page = context.new_page()
+            _python_ready(page, f"{server.url}/35/")
+            page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=READY_MS)
+            for url in ("/19/", "/35/"):   # every file cached, the pages under the service worker
+                _python_ready(page, server.url + url)
+            for how in (("turbo", "full") if run % 2 else ("full", "turbo")):
+                _python_ready(page, f"{server.url}/35/")
+                page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+                page.wait_for_load_state("networkidle")
+                server.link.sent = 0
+                clicked = page.evaluate(CLICK_JS, how == "turbo")
+                page.wait_for_function("() => location.pathname === '/19/' && document.documentElement.dataset.python",
+                                       timeout=READY_MS)
+                assert page.evaluate("document.documentElement.dataset.python") == "ready"
+                times[how].append((page.evaluate(READY_AT_JS) - clicked) / 1000)
+                page.wait_for_load_state("networkidle")
+                sent[how].append(server.link.sent)
+                assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
+                    "/35/" if how == "turbo" else "/19/"), how   # the same document, or a new one
+            context.close()
+    finally:
+        server.close()
+    return {"times": {k: summary(v) for k, v in times.items()}, "bytes": {k: statistics.median(v) for k, v in sent.items()}}
+
+
 def page_weight(site: Path) -> dict:
     """Compressed bytes of the heaviest entry page's HTML, every CSS file a page links (ours and the
     vendored packages'), and all of our JavaScript, whether a page loads it at once, on demand
@@ -221,9 +272,11 @@ def run(runs: int, out: Path) -> int:
             latency = recompute(browser, site, 200)
             print("browser: bytes transferred …", flush=True)
             bytes_ = transfer(p, work, site)
+            print("browser: a link from /35/ to /19/, in the page and as a full load …", flush=True)
+            nav = navigation(p, work, site, runs)
             browser.close()
         weight = page_weight(site)
-        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs))
+        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, nav))
         print(f"wrote {out}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -239,7 +292,7 @@ def _ratio(a: dict, b: dict) -> float:
     return a["median"] / b["median"]
 
 
-def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs) -> str:
+def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, nav) -> str:
     def ready_rows(result, label):
         t = result["times"]
         rows = []
@@ -252,11 +305,15 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
     slow_rows, slow_ratio = ready_rows(slow, "20 Mbit/s, 40 ms (Chromium)")
     server_rows, _ = ready_rows(slow_server, "20 Mbit/s, 40 ms (server)")
     build_ratio = _ratio(builds["ours_full"], builds["mkdocs_full"])
+    nav_ratio = _ratio(nav["times"]["turbo"], nav["times"]["full"])
+    nav_s = nav["times"]["turbo"]["median"]
     targets = [
         ("Results visible at first paint, JavaScript off", paint["results_without_js"], "yes" if paint["results_without_js"] else "no"),
         ("Python ready, cold, ≤ 0.4× stock Pyodide on 127.0.0.1", local_ratio <= 0.4, f"{local_ratio:.3f}×"),
         ("Python ready, cold, ≤ 0.6× stock Pyodide at 20 Mbit/s, 40 ms (Chromium's throttling)", slow_ratio <= 0.6, f"{slow_ratio:.3f}×"),
         ("Recompute p95 ≤ 16 ms once ready", latency["p95"] <= 16, f"{latency['p95']:.1f} ms"),
+        ("A link /35/ → /19/: Python ready ≤ 0.1 s after the click, ≤ 0.1× the same link as a full load",
+         nav_s <= 0.1 and nav_ratio <= 0.1, f"{nav_s * 1000:.0f} ms, {nav_ratio:.3f}×"),
         ("Full build of the bank ≤ 1 s", builds["ours_full"]["median"] <= 1.0, f"{builds['ours_full']['median']:.2f} s"),
         ("Full build ≥ 5× faster than MkDocs on the same content", build_ratio <= 0.2, f"{1 / build_ratio:.1f}× faster"),
         ("Entry page ≤ 60 KB compressed (HTML, CSS and our JS)", weight["total"] <= 60_000, f"{weight['total'] / 1000:.1f} KB"),
@@ -326,6 +383,17 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         "it keeps the decoded files in Cache Storage for the next visit. The page also starts these downloads "
         "itself, a few round trips before the worker asks for them.",
         "",
+        "Moving between entries: from clicking a link on `/35/` to Python ready on `/19/` (its formula loaded, "
+        "ready to recompute), with the service worker installed and every file cached (a fresh profile per run, "
+        "warmed by a first visit to both pages). Followed in the page, the link swaps `/19/`'s body in (Turbo Drive) "
+        "and loads its formula into the Python already running; as a full page load (the same link with "
+        "`data-turbo=\"false\"`, the only way before) the new page boots Python again in a new worker.",
+        "",
+        "| a link /35/ → /19/ | followed in the page | full page load | ratio |",
+        "|---|---|---|---|",
+        f"| Python ready after the click | {fmt(nav['times']['turbo'], 'ms', 1000, 0)} | {fmt(nav['times']['full'], 'ms', 1000, 0)} | **{nav_ratio:.3f}×** |",
+        f"| bytes from the server | {nav['bytes']['turbo']:,.0f} B | {nav['bytes']['full']:,.0f} B | |",
+        "",
         f"Recompute latency over {latency['n']} input changes on `/35/` (input event to output updated): "
         f"p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms, max {latency['max']:.1f} ms.",
         "",
@@ -349,8 +417,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
+    parser.add_argument("--only", choices=("navigation", "python-ready"),
+                        help="measure this part alone and print its figures (BENCHMARKS.md is left as it is)")
     args = parser.parse_args(argv)
+    if args.only:
+        return only(args.only, args.runs)
     return run(args.runs, args.out)
+
+
+def only(part: str, runs: int) -> int:
+    import json
+    from playwright.sync_api import sync_playwright
+
+    work = Path(tempfile.mkdtemp(prefix="bench-"))
+    try:
+        site = work / "site"
+        subprocess.run([sys.executable, "-m", "site_builder", "build", "--out", str(site)], check=True, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        compress_once(site)
+        with sync_playwright() as p:
+            found = navigation(p, work, site, runs) if part == "navigation" else python_ready(p, work, site, runs, Link())
+        print(json.dumps(found, indent=1, default=str))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":

@@ -229,8 +229,28 @@ async function loadPython(restarted = false) {
   const python = await (restarted ? reboot() : running());
   root.dataset.stdlib = python.stdlib;
   root.dataset.worker = String(runner.generation);   // the same on every page until a worker is restarted
+  const early = preload;
+  preload = null;
+  if (!restarted && early && early.text === document.getElementById("entry-spec").textContent
+      && early.worker === runner.generation && await early.loaded.then(() => true, () => false)) return;
   await runner.call("load", { spec });
 }
+
+// A link's page is fetched, then rendered: its formula is loaded from the response, while the
+// page renders (the worker works on its own thread), so that it is ready when the page is in.
+const SPEC_START = '<script type="application/json" id="entry-spec">';
+let preload = null;   // {text, worker, loaded}: the next page's spec, loading into that worker
+document.addEventListener("turbo:before-fetch-response", async ({ detail }) => {
+  if (!runner) return;
+  const html = await detail.fetchResponse.responseHTML.catch(() => "");
+  const start = html ? html.indexOf(SPEC_START) : -1;
+  if (start < 0) return;
+  const text = html.slice(start + SPEC_START.length, html.indexOf("</script>", start));
+  const worker = runner.generation;
+  const loaded = running().then(() => runner.call("load", { spec: JSON.parse(text) }));
+  loaded.catch(() => {});   // loadPython loads it again
+  preload = { text, worker, loaded };
+});
 
 async function restartPython(error) {
   // The watchdog stopped a formula that did not answer: say so, keep the last valid results.
@@ -272,6 +292,7 @@ async function startPython() {
     await checkLinked();
     if (mine !== current) return;
     ready = true;
+    performance.clearMarks("python-ready");   // one a page, not one a page visited
     performance.mark("python-ready");
     // Timed from this page's start: the click that brought it in, or the document's own load.
     const since = performance.getEntriesByName("page-visit").pop();

@@ -84,8 +84,8 @@ const handlers = {
     JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "", units ? JSON.stringify(units) : "")),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
-  // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's blocks.
-  memory: () => ({ heap: py._module.HEAP8.length, blocks: py.runPython("import gc, sys; gc.collect(); sys.getallocatedblocks()") }),
+  // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.
+  memory: () => ({ heap: py._module.HEAP8.length, objects: py.runPython("import gc; gc.collect(); len(gc.get_objects())") }),
 };
 
 self.onmessage = async ({ data }) => {

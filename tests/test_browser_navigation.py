@@ -210,3 +210,95 @@ def test_inputs_typed_just_before_leaving_are_there_on_back(page, server):
     page.wait_for_function("() => document.documentElement.dataset.replies && !document.getElementById('outputs').classList.contains('stale')")
     assert page.text_content("#out-total").startswith("2.")   # 2.684 GB, in the unit chosen
     assert page.problems == []
+
+
+def test_python_starts_on_the_first_entry_page_a_link_brings_in(page, server):
+    """From the index (no Python there) to an entry: the entry's head starts the worker, as on a full load."""
+    page.goto(server.url + "/")
+    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+    page.click("a[href='/35/']")
+    page.wait_for_function("() => location.pathname === '/35/' && document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
+    assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
+    page.fill("#in-s", "8192")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0GB'")
+    assert page.evaluate("[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]") == ["1", 1]
+    assert page.evaluate("window.__cspViolations") == [] and page.problems == []
+
+
+@pytest.mark.parametrize("missing, way", [
+    ((), "snapshot"),
+    (("snapshot/*/*.snapshot",), "startup"),
+    (("pyodide/*/stdlib-startup-*.zip",), "stock"),
+])
+def test_every_boot_way_serves_the_pages_after_it(browser, site, tmp_path, missing, way):
+    """Whichever way the first page booted (or fell back to), the next entry loads into that Python."""
+    import os
+    import shutil
+    from site_builder.serve import SiteServer
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy, copy_function=os.link)
+    for pattern in missing:
+        for path in copy.glob(pattern):
+            path.unlink()
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    with SiteServer(copy) as running:
+        open_entry(page, running, "/35/")
+        assert page.evaluate("document.documentElement.dataset.stdlib").startswith(way)
+        page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+        page.click("a[href='/36/']")
+        page.wait_for_function("() => location.pathname === '/36/' && document.documentElement.dataset.python === 'ready'",
+                               timeout=PYTHON_READY_MS)
+        page.fill("#in-N", "140B")
+        page.wait_for_function("() => document.documentElement.dataset.replies === '2'")
+        assert "stale" not in page.get_attribute("#outputs", "class")
+        assert page.evaluate("[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]") == ["1", 1]
+    context.close()
+
+
+def test_an_embedded_card_neither_loads_turbo_nor_navigates_in_its_frame(page, server):
+    open_entry(page, server, "/35/?embed=1")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.dataset.drive") is None
+    assert page.evaluate("window.Turbo") is None
+    targets = page.evaluate("[...document.querySelectorAll('a[href]:not([href^=\"#\"])')].map((a) => a.target)")
+    assert targets and set(targets) == {"_blank"}
+
+
+MEMORY_JS = """async () => {
+  const { runner } = await import('/static/python.js');
+  return runner.call('memory');
+}"""
+
+
+def _page_heap(cdp) -> int:
+    cdp.send("HeapProfiler.collectGarbage")
+    return int(cdp.send("Runtime.getHeapUsage")["usedSize"])
+
+
+def test_memory_stays_flat_across_a_hundred_navigations(page, server):
+    """The worker's WebAssembly heap and Python's objects, and the page's own JavaScript heap,
+    after navigation 1 and navigation 100 (between two entries with charts, by their links)."""
+    open_entry(page, server, "/35/")
+    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+    cdp = page.context.new_cdp_session(page)
+    figures = {}
+    for n in range(1, 101):
+        target = "/36/" if n % 2 else "/35/"
+        page.click(f"main a[href='{target}']")
+        page.wait_for_function("(path) => location.pathname === path && document.documentElement.dataset.charts",
+                               arg=target, timeout=PYTHON_READY_MS)
+        if n in (1, 2, 49, 50, 99, 100):
+            figures[n] = {**page.evaluate(MEMORY_JS), "page": _page_heap(cdp)}
+    print("memory after navigations 1, 2, 49, 50, 99, 100:", figures)
+    assert page.evaluate("document.documentElement.dataset.worker") == "1"
+    # Like against like (the same entry shown): WebAssembly memory never shrinks, so a leak in
+    # Python would show as growth, as would one in Python's count of objects.
+    for early, late in ((1, 99), (2, 100)):
+        assert figures[late]["heap"] == figures[early]["heap"], figures
+        assert figures[late]["objects"] <= figures[early]["objects"] + 10, figures
+    # The page's JavaScript heap grows while the engine warms up (compiled code, the browser's
+    # bounded records of history and resource timing), then stays.
+    for early, late in ((49, 99), (50, 100)):
+        assert figures[late]["page"] < figures[early]["page"] + 500_000, figures
+    assert page.problems == []
