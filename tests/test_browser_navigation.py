@@ -148,6 +148,9 @@ def test_the_same_walk_offline(browser, server, site):
     assert page.evaluate("!!navigator.serviceWorker.controller")
     context.set_offline(True)
     walk(page, server, site)
+    page.evaluate("Turbo.visit('/no-such-page/')")   # offline, the site's own page, in this document
+    page.wait_for_function("() => document.querySelector('main h1').textContent === 'No such page'")
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert problems == []
     context.close()
 
