@@ -317,8 +317,13 @@ function historyEntry() {
 }
 function remember() {
   const key = historyEntry();
-  if (key) left.set(key, { raw: rawInputs(), units: units() });
+  if (key && current) left.set(key, { entry: spec.id, raw: rawInputs(), units: units() });
 }
+// A link to a part of the page (#inputs) makes a history entry of its own, with no state until
+// Turbo gives it one (after this listener): it keeps the inputs too.
+addEventListener("popstate", (event) => {
+  if (!event.state && current && location.pathname === current.path) setTimeout(remember);
+});
 
 // ---- each entry page: the first, and each one a link brings in
 const done = new WeakSet();   // the pages (their spec elements) set up already
@@ -327,7 +332,7 @@ function initPage() {
   if (!specElement || done.has(specElement)) return;
   done.add(specElement);
   leavePage();
-  current = {};
+  current = { path: location.pathname };
   script = document.getElementById("page-script");
   spec = JSON.parse(specElement.textContent);
   form = document.getElementById("inputs");
@@ -370,8 +375,9 @@ function initPage() {
     setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
   }
   const kept = left.get(historyEntry());
-  if (kept) {
+  if (kept && kept.entry === spec.id) {
     for (const [name, value] of Object.entries(kept.raw)) {
+      if (!names.has(name)) continue;
       form.elements[name].value = value;
       delete linked[name];   // the reader's own value, computed as typed
     }

@@ -134,6 +134,12 @@ if (root.classList.contains("embed")) {
 } else if (script.dataset.drive) {
   afterPython().then(() => import(script.dataset.drive)).then(() => {
     document.addEventListener("turbo:render", afterVisit);   // a page Turbo brought in (this one is set up)
+    // A link to a part of this very page (#main, #inputs) scrolls there natively, as without
+    // Turbo, which would fetch and render the page again.
+    document.addEventListener("turbo:click", (event) => {
+      const to = new URL(event.detail.url);
+      if (to.hash && to.pathname === location.pathname && to.search === location.search) event.preventDefault();
+    });
     document.addEventListener("turbo:visit", () => {
       if (dialog.open) dialog.close();   // a search result was picked: the dialog closes first
       performance.clearMarks("page-visit");

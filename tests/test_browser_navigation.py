@@ -305,3 +305,26 @@ def test_memory_stays_flat_across_a_hundred_navigations(page, server):
     for early, late in ((49, 99), (50, 100)):
         assert figures[late]["page"] < figures[early]["page"] + 500_000, figures
     assert page.problems == []
+
+
+def test_a_link_to_a_part_of_the_page_scrolls_there_and_keeps_the_inputs(page, server):
+    """#main (the skip link) is a native jump within the page, as without Turbo: nothing is fetched,
+    and back and forward through it keep the inputs."""
+    open_entry(page, server, "/35/")
+    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+    page.fill("#in-s", "8192")
+    page.evaluate("document.getElementById('inputs').dataset.mark = 'this page'")
+    page.focus(".skip")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => location.hash === '#main'")
+    page.wait_for_timeout(300)   # time enough to fetch and render the page again, were it to
+    assert page.evaluate("document.getElementById('inputs').dataset.mark") == "this page"   # not rendered again
+    assert page.input_value("#in-s") == "8192"
+    page.click("main a[href='/36/']")
+    page.wait_for_function("() => location.pathname === '/36/' && document.documentElement.dataset.python === 'ready'")
+    for _ in range(2):
+        page.go_back()
+        page.wait_for_function("() => location.pathname === '/35/' && document.documentElement.dataset.python === 'ready'")
+        assert page.input_value("#in-s") == "8192"
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    assert page.problems == []
