@@ -196,37 +196,44 @@ READY_AT_JS = "() => performance.timeOrigin + performance.getEntriesByName('pyth
 def navigation(playwright, work: Path, site: Path, runs: int) -> dict:
     """From clicking a link on /35/ to Python ready on /19/: followed in the page (Turbo, the same
     worker) against the same link as a full page load, with the service worker installed and every
-    file cached; interleaved.  Also the bytes the server sent for each."""
+    file cached; interleaved.  Also the bytes the server sent for each, and both again for a reader
+    without the service worker (HTTP cache warm)."""
     server = BenchServer(site, Link())
-    times = {"turbo": [], "full": []}
-    sent = {"turbo": [], "full": []}
+    times = {(how, sw): [] for how in ("turbo", "full") for sw in (True, False)}
+    sent = {key: [] for key in times}
     try:
         for run in range(runs):
-            context = playwright.chromium.launch_persistent_context(
-                tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-            page = context.new_page()
-            _python_ready(page, f"{server.url}/35/")
-            page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=READY_MS)
-            for url in ("/19/", "/35/"):   # every file cached, the pages under the service worker
-                _python_ready(page, server.url + url)
-            for how in (("turbo", "full") if run % 2 else ("full", "turbo")):
+            for sw in (True, False):
+                context = playwright.chromium.launch_persistent_context(
+                    tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"),
+                    args=CHROMIUM_ARGS, service_workers="allow" if sw else "block")
+                page = context.new_page()
                 _python_ready(page, f"{server.url}/35/")
-                page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
-                page.wait_for_load_state("networkidle")
-                server.link.sent = 0
-                clicked = page.evaluate(CLICK_JS, how == "turbo")
-                page.wait_for_function("() => location.pathname === '/19/' && document.documentElement.dataset.python",
-                                       timeout=READY_MS)
-                assert page.evaluate("document.documentElement.dataset.python") == "ready"
-                times[how].append((page.evaluate(READY_AT_JS) - clicked) / 1000)
-                page.wait_for_load_state("networkidle")
-                sent[how].append(server.link.sent)
-                assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
-                    "/35/" if how == "turbo" else "/19/"), how   # the same document, or a new one
-            context.close()
+                if sw:
+                    page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'",
+                                           timeout=READY_MS)
+                for url in ("/19/", "/35/"):   # every file cached, the pages under the service worker
+                    _python_ready(page, server.url + url)
+                for how in (("turbo", "full") if run % 2 else ("full", "turbo")):
+                    _python_ready(page, f"{server.url}/35/")
+                    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+                    page.wait_for_load_state("networkidle")
+                    server.link.sent = 0
+                    clicked = page.evaluate(CLICK_JS, how == "turbo")
+                    page.wait_for_function("() => location.pathname === '/19/' && document.documentElement.dataset.python",
+                                           timeout=READY_MS)
+                    assert page.evaluate("document.documentElement.dataset.python") == "ready"
+                    times[(how, sw)].append((page.evaluate(READY_AT_JS) - clicked) / 1000)
+                    page.wait_for_load_state("networkidle")
+                    sent[(how, sw)].append(server.link.sent)
+                    assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
+                        "/35/" if how == "turbo" else "/19/"), how   # the same document, or a new one
+                context.close()
     finally:
         server.close()
-    return {"times": {k: summary(v) for k, v in times.items()}, "bytes": {k: statistics.median(v) for k, v in sent.items()}}
+    name = lambda key: key[0] + ("" if key[1] else " without the service worker")
+    return {"times": {name(k): summary(v) for k, v in times.items()},
+            "bytes": {name(k): statistics.median(v) for k, v in sent.items()}}
 
 
 def page_weight(site: Path) -> dict:
@@ -306,6 +313,7 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
     server_rows, _ = ready_rows(slow_server, "20 Mbit/s, 40 ms (server)")
     build_ratio = _ratio(builds["ours_full"], builds["mkdocs_full"])
     nav_ratio = _ratio(nav["times"]["turbo"], nav["times"]["full"])
+    nosw = lambda how: f"{how} without the service worker"
     nav_s = nav["times"]["turbo"]["median"]
     targets = [
         ("Results visible at first paint, JavaScript off", paint["results_without_js"], "yes" if paint["results_without_js"] else "no"),
@@ -393,6 +401,9 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         "|---|---|---|---|",
         f"| Python ready after the click | {fmt(nav['times']['turbo'], 'ms', 1000, 0)} | {fmt(nav['times']['full'], 'ms', 1000, 0)} | **{nav_ratio:.3f}×** |",
         f"| bytes from the server | {nav['bytes']['turbo']:,.0f} B | {nav['bytes']['full']:,.0f} B | |",
+        f"| without the service worker: Python ready | {fmt(nav['times'][nosw('turbo')], 'ms', 1000, 0)} | "
+        f"{fmt(nav['times'][nosw('full')], 'ms', 1000, 0)} | {_ratio(nav['times'][nosw('turbo')], nav['times'][nosw('full')]):.3f}× |",
+        f"| without the service worker: bytes | {nav['bytes'][nosw('turbo')]:,.0f} B | {nav['bytes'][nosw('full')]:,.0f} B | |",
         "",
         f"Recompute latency over {latency['n']} input changes on `/35/` (input event to output updated): "
         f"p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms, max {latency['max']:.1f} ms.",
