@@ -73,7 +73,7 @@ setupPage();
 // until Python has loaded, so as not to compete with Python's own downloads.
 function afterPython() {
   const settled = () => !document.getElementById("python-script") || root.dataset.python;
-  if (navigator.serviceWorker.controller || settled()) return Promise.resolve();
+  if ((navigator.serviceWorker && navigator.serviceWorker.controller) || settled()) return Promise.resolve();
   return new Promise((resolve) => {
     const watch = new MutationObserver(() => {
       if (settled()) { watch.disconnect(); resolve(); }
