@@ -448,7 +448,8 @@ def only(part: str, runs: int) -> int:
         compress_once(site)
         with sync_playwright() as p:
             found = navigation(p, work, site, runs) if part == "navigation" else python_ready(p, work, site, runs, Link())
-        print(json.dumps(found, indent=1, default=str))
+        plain = lambda v: {" ".join(k) if isinstance(k, tuple) else k: plain(x) for k, x in v.items()} if isinstance(v, dict) else v
+        print(json.dumps(plain(found), indent=1, default=str))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
