@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import platform
 import shutil
 import statistics
@@ -233,7 +234,8 @@ def navigation(playwright, work: Path, site: Path, runs: int) -> dict:
         server.close()
     name = lambda key: key[0] + ("" if key[1] else " without the service worker")
     return {"times": {name(k): summary(v) for k, v in times.items()},
-            "bytes": {name(k): statistics.median(v) for k, v in sent.items()}}
+            "bytes": {name(k): statistics.median(v) for k, v in sent.items()},
+            "load": os.getloadavg()[1]}   # the machine's load over the last 5 minutes: the absolute times move with it
 
 
 def page_weight(site: Path) -> dict:
@@ -404,6 +406,10 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         f"| without the service worker: Python ready | {fmt(nav['times'][nosw('turbo')], 'ms', 1000, 0)} | "
         f"{fmt(nav['times'][nosw('full')], 'ms', 1000, 0)} | {_ratio(nav['times'][nosw('turbo')], nav['times'][nosw('full')]):.3f}× |",
         f"| without the service worker: bytes | {nav['bytes'][nosw('turbo')]:,.0f} B | {nav['bytes'][nosw('full')]:,.0f} B | |",
+        "",
+        f"The machine's load average over the last five minutes of this part: {nav['load']:.1f} "
+        f"on {os.cpu_count()} cores. Bytes are those the server sent after the click (with the service "
+        "worker, the page comes from its precache; the full load also checks `sw.js` for a new version).",
         "",
         f"Recompute latency over {latency['n']} input changes on `/35/` (input event to output updated): "
         f"p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms, max {latency['max']:.1f} ms.",
