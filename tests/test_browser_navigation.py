@@ -328,3 +328,22 @@ def test_a_link_to_a_part_of_the_page_scrolls_there_and_keeps_the_inputs(page, s
         assert page.input_value("#in-s") == "8192"
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert page.problems == []
+
+
+def test_a_search_result_opens_in_the_page_with_the_same_python(page, server):
+    open_entry(page, server, "/35/")
+    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+    page.keyboard.press("/")
+    page.fill("#search-input", "bubble")
+    page.wait_for_selector("#search-result-0 a")
+    target = page.get_attribute("#search-result-0 a", "href")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(path) => location.pathname === path && document.documentElement.dataset.python === 'ready'",
+                           arg=target, timeout=PYTHON_READY_MS)
+    assert not page.evaluate("document.getElementById('search-dialog').open")
+    assert page.evaluate("document.activeElement === document.querySelector('main h1')")
+    assert page.evaluate("[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]") == ["1", 1]
+    page.keyboard.press("/")   # the new page's search works as the first one's did
+    page.fill("#search-input", "kv cache")
+    page.wait_for_selector("#search-result-0 a")
+    assert page.problems == []
