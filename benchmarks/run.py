@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import platform
 import shutil
 import statistics
@@ -224,6 +225,65 @@ def transfer(playwright, work: Path, site: Path) -> dict:
     return found
 
 
+CLICK_JS = """(turbo) => {
+  // A link on /35/ to /19/ (there is none in the page itself), clicked as a reader would; with
+  // data-turbo=false it is a full page load.  Returns when it was clicked, in epoch ms.
+  const link = document.createElement('a');
+  link.href = '/19/';
+  link.textContent = 'to entry 19';
+  if (!turbo) link.dataset.turbo = 'false';
+  document.querySelector('main').prepend(link);
+  const at = performance.timeOrigin + performance.now();
+  link.click();
+  return at;
+}"""
+READY_AT_JS = "() => performance.timeOrigin + performance.getEntriesByName('python-ready').pop().startTime"
+
+
+def navigation(playwright, work: Path, site: Path, runs: int) -> dict:
+    """From clicking a link on /35/ to Python ready on /19/: followed in the page (Turbo, the same
+    worker) against the same link as a full page load, with the service worker installed and every
+    file cached; interleaved.  Also the bytes the server sent for each, and both again for a reader
+    without the service worker (HTTP cache warm)."""
+    server = BenchServer(site, Link())
+    times = {(how, sw): [] for how in ("turbo", "full") for sw in (True, False)}
+    sent = {key: [] for key in times}
+    try:
+        for run in range(runs):
+            for sw in (True, False):
+                context = playwright.chromium.launch_persistent_context(
+                    tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"),
+                    args=CHROMIUM_ARGS, service_workers="allow" if sw else "block")
+                page = context.new_page()
+                _python_ready(page, f"{server.url}/35/")
+                if sw:
+                    page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'",
+                                           timeout=READY_MS)
+                for url in ("/19/", "/35/"):   # every file cached, the pages under the service worker
+                    _python_ready(page, server.url + url)
+                for how in (("turbo", "full") if run % 2 else ("full", "turbo")):
+                    _python_ready(page, f"{server.url}/35/")
+                    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+                    page.wait_for_load_state("networkidle")
+                    server.link.sent = 0
+                    clicked = page.evaluate(CLICK_JS, how == "turbo")
+                    page.wait_for_function("() => location.pathname === '/19/' && document.documentElement.dataset.python",
+                                           timeout=READY_MS)
+                    assert page.evaluate("document.documentElement.dataset.python") == "ready"
+                    times[(how, sw)].append((page.evaluate(READY_AT_JS) - clicked) / 1000)
+                    page.wait_for_load_state("networkidle")
+                    sent[(how, sw)].append(server.link.sent)
+                    assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
+                        "/35/" if how == "turbo" else "/19/"), how   # the same document, or a new one
+                context.close()
+    finally:
+        server.close()
+    name = lambda key: key[0] + ("" if key[1] else " without the service worker")
+    return {"times": {name(k): summary(v) for k, v in times.items()},
+            "bytes": {name(k): statistics.median(v) for k, v in sent.items()},
+            "load": os.getloadavg()[1]}   # the machine's load over the last 5 minutes: the absolute times move with it
+
+
 def page_weight(site: Path) -> dict:
     """Compressed bytes of the heaviest entry page's HTML, every CSS file a page links (ours and the
     vendored packages'), and all of our JavaScript, whether a page loads it at once, on demand
@@ -269,9 +329,11 @@ def run(runs: int, out: Path) -> int:
             solves = solve_latency(browser, site, 100)
             print("browser: bytes transferred …", flush=True)
             bytes_ = transfer(p, work, site)
+            print("browser: a link from /35/ to /19/, in the page and as a full load …", flush=True)
+            nav = navigation(p, work, site, runs)
             browser.close()
         weight = page_weight(site)
-        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves))
+        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav))
         print(f"wrote {out}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -291,7 +353,7 @@ def _solve_figures(solves: dict) -> str:
     return ", ".join(f"{path} {s['p95']:.1f} ms" for path, s in solves.items())
 
 
-def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves) -> str:
+def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav) -> str:
     def ready_rows(result, label):
         t = result["times"]
         rows = []
@@ -304,6 +366,9 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
     slow_rows, slow_ratio = ready_rows(slow, "20 Mbit/s, 40 ms (Chromium)")
     server_rows, _ = ready_rows(slow_server, "20 Mbit/s, 40 ms (server)")
     build_ratio = _ratio(builds["ours_full"], builds["mkdocs_full"])
+    nav_ratio = _ratio(nav["times"]["turbo"], nav["times"]["full"])
+    nosw = lambda how: f"{how} without the service worker"
+    nav_s = nav["times"]["turbo"]["median"]
     targets = [
         ("Results visible at first paint, JavaScript off", paint["results_without_js"], "yes" if paint["results_without_js"] else "no"),
         ("Python ready, cold, ≤ 0.4× stock Pyodide on 127.0.0.1", local_ratio <= 0.4, f"{local_ratio:.3f}×"),
@@ -311,6 +376,8 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         ("Recompute p95 ≤ 16 ms once ready", latency["p95"] <= 16, f"{latency['p95']:.1f} ms"),
         ("Solve p95 ≤ 50 ms once ready (/35/, /19/, /46/)", all(s["p95"] <= 50 for s in solves.values()),
          _solve_figures(solves)),
+        ("A link /35/ → /19/: Python ready ≤ 0.1 s after the click, ≤ 0.1× the same link as a full load",
+         nav_s <= 0.1 and nav_ratio <= 0.1, f"{nav_s * 1000:.0f} ms, {nav_ratio:.3f}×"),
         ("Full build of the bank ≤ 1 s", builds["ours_full"]["median"] <= 1.0, f"{builds['ours_full']['median']:.2f} s"),
         ("Full build ≥ 5× faster than MkDocs on the same content", build_ratio <= 0.2, f"{1 / build_ratio:.1f}× faster"),
         ("Entry page ≤ 60 KB compressed (HTML, CSS and our JS)", weight["total"] <= 60_000, f"{weight['total'] / 1000:.1f} KB"),
@@ -380,6 +447,24 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         "it keeps the decoded files in Cache Storage for the next visit. The page also starts these downloads "
         "itself, a few round trips before the worker asks for them.",
         "",
+        "Moving between entries: from clicking a link on `/35/` to Python ready on `/19/` (its formula loaded, "
+        "ready to recompute), with the service worker installed and every file cached (a fresh profile per run, "
+        "warmed by a first visit to both pages). Followed in the page, the link swaps `/19/`'s body in (Turbo Drive) "
+        "and loads its formula into the Python already running; as a full page load (the same link with "
+        "`data-turbo=\"false\"`, the only way before) the new page boots Python again in a new worker.",
+        "",
+        "| a link /35/ → /19/ | followed in the page | full page load | ratio |",
+        "|---|---|---|---|",
+        f"| Python ready after the click | {fmt(nav['times']['turbo'], 'ms', 1000, 0)} | {fmt(nav['times']['full'], 'ms', 1000, 0)} | **{nav_ratio:.3f}×** |",
+        f"| bytes from the server | {nav['bytes']['turbo']:,.0f} B | {nav['bytes']['full']:,.0f} B | |",
+        f"| without the service worker: Python ready | {fmt(nav['times'][nosw('turbo')], 'ms', 1000, 0)} | "
+        f"{fmt(nav['times'][nosw('full')], 'ms', 1000, 0)} | {_ratio(nav['times'][nosw('turbo')], nav['times'][nosw('full')]):.3f}× |",
+        f"| without the service worker: bytes | {nav['bytes'][nosw('turbo')]:,.0f} B | {nav['bytes'][nosw('full')]:,.0f} B | |",
+        "",
+        f"The machine's load average over the last five minutes of this part: {nav['load']:.1f} "
+        f"on {os.cpu_count()} cores. Bytes are those the server sent after the click (with the service "
+        "worker, the page comes from its precache; the full load also checks `sw.js` for a new version).",
+        "",
         f"Recompute latency over {latency['n']} input changes on `/35/` (input event to output updated): "
         f"p50 {latency['p50']:.1f} ms, p95 {latency['p95']:.1f} ms, max {latency['max']:.1f} ms.",
         "",
@@ -409,27 +494,35 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
-    parser.add_argument("--solve-only", action="store_true", help="measure the solve latency alone and print it")
+    parser.add_argument("--only", choices=("navigation", "python-ready", "solve"),
+                        help="measure this part alone and print its figures (BENCHMARKS.md is left as it is)")
     args = parser.parse_args(argv)
-    if args.solve_only:
-        return solve_only()
+    if args.only:
+        return only(args.only, args.runs)
     return run(args.runs, args.out)
 
 
-def solve_only() -> int:
-    """The solve latency alone, on a fresh build, printed (BENCHMARKS.md is left as it is)."""
+def only(part: str, runs: int) -> int:
+    import json
     from playwright.sync_api import sync_playwright
+
     work = Path(tempfile.mkdtemp(prefix="bench-"))
     try:
         site = work / "site"
         subprocess.run([sys.executable, "-m", "site_builder", "build", "--out", str(site)], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL)
+        compress_once(site)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
-            solves = solve_latency(browser, site, 100)
-            browser.close()
-        for path, s in solves.items():
-            print(f"{path}: p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms (n={s['n']})")
+            if part == "solve":
+                browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+                found = solve_latency(browser, site, 100)
+                browser.close()
+            elif part == "navigation":
+                found = navigation(p, work, site, runs)
+            else:
+                found = python_ready(p, work, site, runs, Link())
+        plain = lambda v: {" ".join(k) if isinstance(k, tuple) else k: plain(x) for k, x in v.items()} if isinstance(v, dict) else v
+        print(json.dumps(plain(found), indent=1, default=str))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -2,28 +2,29 @@
 // shows results, per-field messages, stale marks and the Python status; keeps the address bar
 // a shareable link to the computation.  The page is complete without this script: results for
 // the defaults are in the HTML.
-import { boot, booted, runner } from "./python.js";
+//
+// The module runs once per visit: links between pages swap the page's body in (Turbo Drive,
+// site.js) and keep this document, its worker and its Python.  initPage() sets up each entry
+// page, the first and every one after; the page's state below is that page's, and a reply that
+// arrives for a page the reader has left is dropped (see `current`).
+import { reboot, running, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
 import { setupPresets } from "./presets.js";
 import { setupSolve } from "./solve.js";
 
-const script = document.getElementById("page-script");
-const spec = JSON.parse(document.getElementById("entry-spec").textContent);
-const form = document.getElementById("inputs");
-const status = document.getElementById("py-status");
-const outputs = document.getElementById("outputs");
-const notice = document.getElementById("notice");
-const names = new Set(spec.inputs.map((i) => i.name));
+let script, spec, form, status, outputs, notice, names, unitMenus, linked;
+let solve, presets;   // this page's solve panel and preset menus
 const PAGE_PARAMS = new Set(["embed", "units", "solve", "model", "hardware"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
-const unitMenus = [...document.querySelectorAll(".unit-menus select")];
 let charts = null;   // drawn from the build's points once the worker is on its way
+let seen = null;     // watches for the charts scrolling into view
+let current = null;  // the page being shown: a token that async work checks after each wait
 // Charts are drawn on the main thread, which Python's start needs too: they wait until Python
 // is ready, or until the reader scrolls them into view, whichever comes first.
 function chartsWhenSeen() {
   const section = document.getElementById("plots");
   if (!section || !spec.plots.length) return;
-  const seen = new IntersectionObserver((entries) => {
+  seen = new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
     seen.disconnect();
     startCharts();
@@ -32,7 +33,9 @@ function chartsWhenSeen() {
 }
 function startCharts() {
   if (charts || !spec.plots.length) return;
+  const mine = current;
   charts = import("./plots.js").then(({ Charts }) => {
+    if (mine !== current) return null;   // the reader has moved on
     const c = new Charts(script.dataset.uplot, spec);
     c.draw(spec.sweeps);
     return c;
@@ -43,6 +46,7 @@ let ready = false;
 let sent = 0;      // sequence number of the newest request
 let applied = 0;   // sequence number of the newest reply shown; older replies are dropped
 let shareUrl = location.href;
+const root = document.documentElement;
 
 function setStatus(state, text) {
   status.dataset.state = state;
@@ -97,13 +101,14 @@ function scheduleShare(delay = 300) {
 
 async function updateShare() {
   const accessed = new Date().toISOString().slice(0, 10);
+  const mine = current;
   let reply;
   try {
     reply = await (solve.share(accessed) || runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS));
   } catch (err) {
     return;
   }
-  if (!reply.ok) return;
+  if (!reply.ok || mine !== current) return;
   const share = reply.value.share;
   if (share) {
     const query = presets.share(new URLSearchParams(share.query));
@@ -112,7 +117,7 @@ async function updateShare() {
     if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
     const search = solve.search(query);
     const local = location.pathname + (search ? `?${search}` : "") + location.hash;
-    history.replaceState(null, "", local);
+    history.replaceState(history.state, "", local);   // the state is the page navigation's (back, forward)
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
     document.getElementById("cite-run-bibtex").textContent = share.bibtex;
@@ -122,14 +127,15 @@ async function updateShare() {
 async function recompute() {
   if (!ready) return;
   const seq = ++sent;
+  const mine = current;
   let reply;
   try {
     reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), units: units() }, WATCHDOG_MS);
   } catch (err) {
-    if (seq === sent && ready) setStatus("failed", `Python failed: ${err.message}`);
+    if (seq === sent && ready && mine === current) setStatus("failed", `Python failed: ${err.message}`);
     return;
   }
-  if (seq < applied) return;
+  if (seq < applied || mine !== current) return;
   applied = seq;
   document.documentElement.dataset.replies = String(seq);
   if (reply.ok) {
@@ -168,6 +174,7 @@ function showPoints(sweep, i) {
 }
 
 async function updateExtras(value) {
+  const mine = current;
   spec.feeds.forEach((feed, i) => {
     const query = new URLSearchParams();
     for (const [target, origin] of Object.entries(feed.inputs)) query.set(target, value.typed[origin]);
@@ -176,6 +183,7 @@ async function updateExtras(value) {
   const raw = rawInputs();
   if (document.getElementById("scaling-table")) {
     const reply = await runner.call("elasticity", { entry: spec.id, raw }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
+    if (mine !== current) return;
     if (reply.ok) {
       for (const [input, row] of Object.entries(reply.value)) {
         for (const [output, e] of Object.entries(row)) {
@@ -189,50 +197,21 @@ async function updateExtras(value) {
     const sweeps = [];
     for (let i = 0; i < spec.plots.length; i++) {
       const reply = await runner.call("sweep", { entry: spec.id, raw, index: i }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
-      if (!reply.ok) return;
+      if (!reply.ok || mine !== current) return;
       sweeps.push(reply.value);
     }
-    (await charts).draw(sweeps);
+    const drawn = await charts;
+    if (!drawn || mine !== current) return;
+    drawn.draw(sweeps);
     sweeps.forEach(showPoints);
     document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);
   }
 }
 
-// ---- units the reader chose, kept in the link
-const chosenUnits = new URLSearchParams(location.search).get("units") || "";
-for (const pair of chosenUnits.split(",")) {
-  const [family, choice] = pair.split(":");
-  const menu = unitMenus.find((m) => m.dataset.family === family);
-  if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
-  else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
-}
-for (const menu of unitMenus) menu.addEventListener("change", () => recompute());
-
-setupPractice(spec);
-const solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
-
-// ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
-const presets = setupPresets(spec, form, addNotice);
-const linked = {};
-for (const [name, value] of new URLSearchParams(location.search)) {
-  if (PAGE_PARAMS.has(name) || solve.keys.has(name)) continue;
-  if (!names.has(name)) {
-    addNotice(`Ignored the link's parameter “${name.slice(0, 40)}”: this entry has no such input.`);
-  } else if (value.length > 20000) {
-    addNotice(`Ignored the link's value for ${name}: it is too long.`);
-  } else {
-    linked[name] = value;
-    form.elements[name].value = value;
-  }
-}
-if (Object.keys(linked).length) {
-  outputs.classList.add("stale");
-  setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
-}
-
 async function checkLinked() {
   // A linked value that Python rejects is ignored, with the reason, and its field keeps the default.
   if (!Object.keys(linked).length) return;
+  const mine = current;
   let reply;
   try {
     reply = await runner.call("run", { entry: spec.id, raw: linked }, WATCHDOG_MS);
@@ -241,7 +220,7 @@ async function checkLinked() {
     await runner.restarting;
     reply = { ok: false, errors: Object.fromEntries(Object.keys(linked).map((n) => [n, "the formula did not finish for this value"])) };
   }
-  if (reply.ok) return;
+  if (reply.ok || mine !== current) return;
   for (const [name, message] of Object.entries(reply.errors)) {
     if (!(name in linked)) continue;
     addNotice(`Ignored the link's value for ${name}: ${message}`);
@@ -251,21 +230,46 @@ async function checkLinked() {
 }
 
 async function loadPython(restarted = false) {
-  const python = await (restarted ? boot(runner) : booted);
-  document.documentElement.dataset.stdlib = python.stdlib;
+  const python = await (restarted ? reboot() : running());
+  root.dataset.stdlib = python.stdlib;
+  root.dataset.worker = String(runner.generation);   // the same on every page until a worker is restarted
+  const early = preload;
+  preload = null;
+  if (!restarted && early && early.text === document.getElementById("entry-spec").textContent
+      && early.worker === runner.generation && await early.loaded.then(() => true, () => false)) return;
   await runner.call("load", { spec });
 }
 
+// A link's page is fetched, then rendered: its formula is loaded from the response, while the
+// page renders (the worker works on its own thread), so that it is ready when the page is in.
+const SPEC_START = '<script type="application/json" id="entry-spec">';
+let preload = null;   // {text, worker, loaded}: the next page's spec, loading into that worker
+document.addEventListener("turbo:before-fetch-response", async ({ detail }) => {
+  if (!runner) return;
+  const html = await detail.fetchResponse.responseHTML.catch(() => "");
+  const start = html ? html.indexOf(SPEC_START) : -1;
+  if (start < 0) return;
+  const text = html.slice(start + SPEC_START.length, html.indexOf("</script>", start));
+  const worker = runner.generation;
+  const loaded = running().then(() => runner.call("load", { spec: JSON.parse(text) }));
+  loaded.catch(() => {});   // loadPython loads it again
+  preload = { text, worker, loaded };
+});
+
 async function restartPython(error) {
   // The watchdog stopped a formula that did not answer: say so, keep the last valid results.
+  // (Still loading: it was the page before's formula; startPython loads this one into a new worker.)
+  const mine = current;
+  document.documentElement.dataset.watchdog = String(Number(document.documentElement.dataset.watchdog || 0) + 1);
+  if (!ready) return loadPython(true);
   ready = false;
   clearTimeout(shareTimer);
   clearTimeout(extrasTimer);
   outputs.classList.add("stale");
   setStatus("loading", `The formula did not finish (${error.message}), so Python was stopped; restarting it…`);
-  document.documentElement.dataset.watchdog = String(Number(document.documentElement.dataset.watchdog || 0) + 1);
   try {
     await loadPython(true);
+    if (mine !== current) return;
     ready = true;
     setStatus("error", "The formula did not finish for these inputs and was stopped; Python restarted. "
       + "The last valid results are shown, marked stale: change an input to compute again.");
@@ -275,46 +279,157 @@ async function restartPython(error) {
 }
 
 async function startPython() {
+  const mine = current;
   setStatus("loading", "Loading Python…");
   try {
-    if (!runner) await booted;   // the worker could not be created: say why
+    if (!runner) await running();   // the worker could not be created: say why
     runner.onrestart = restartPython;
     chartsWhenSeen();
-    await loadPython();
+    const generation = runner.generation;
+    await loadPython().catch(async (err) => {
+      // The page before left a formula running that the watchdog stopped: this page's Python
+      // is loaded into the new worker by restartPython.
+      if (runner.generation === generation) throw err;
+      await runner.restarting;
+    });
+    if (mine !== current) return;
     await checkLinked();
+    if (mine !== current) return;
     ready = true;
+    performance.clearMarks("python-ready");   // one a page, not one a page visited
     performance.mark("python-ready");
-    setStatus("ready", `Python ready in ${(performance.now() / 1000).toFixed(1)} s. Change any input.`);
-    document.documentElement.dataset.python = "ready";
+    // Timed from this page's start: the click that brought it in, or the document's own load.
+    const since = performance.getEntriesByName("page-visit").pop();
+    setStatus("ready", `Python ready in ${((performance.now() - (since ? since.startTime : 0)) / 1000).toFixed(1)} s. Change any input.`);
+    root.dataset.python = "ready";
     startCharts();
     await recompute();
     await solve.ask();
   } catch (err) {
+    if (mine !== current) return;
     startCharts();
     setStatus("failed", `Python failed to load: ${err.message}. The results shown are for the defaults.`);
-    document.documentElement.dataset.python = "failed";
+    root.dataset.python = "failed";
   }
 }
 
-form.addEventListener("input", () => recompute());
-form.addEventListener("submit", (event) => event.preventDefault());
-
-document.getElementById("copy-link").addEventListener("click", async () => {
-  const feedback = document.getElementById("copy-feedback");
-  if (ready) {
-    clearTimeout(shareTimer);
-    await updateShare();
-  }
-  const url = new URL(shareUrl);
-  url.searchParams.delete("embed");
-  try {
-    await navigator.clipboard.writeText(solve.pretty(url.href));
-    feedback.textContent = "Link copied.";
-  } catch (err) {
-    feedback.textContent = `Copy this link: ${solve.pretty(url.href)}`;
-  }
+// ---- back and forward: the inputs as the reader left them, as a browser shows a page it kept,
+// even those typed after the address bar last followed them.  By history entry (Turbo's
+// restoration id, one per entry), for as long as this document lives.
+const left = new Map();
+function historyEntry() {
+  return history.state && history.state.turbo && history.state.turbo.restorationIdentifier;
+}
+function remember() {
+  const key = historyEntry();
+  if (key && current) left.set(key, { entry: spec.id, raw: rawInputs(), units: units() });
+}
+// A link to a part of the page (#inputs) makes a history entry of its own, with no state until
+// Turbo gives it one (after this listener): it keeps the inputs too.
+addEventListener("popstate", (event) => {
+  if (!event.state && current && location.pathname === current.path) setTimeout(remember);
 });
 
-// Python starts loading at once: the worker downloads and compiles on its own thread while the
-// page paints (the results for the defaults are already in the HTML).
-startPython();
+// ---- each entry page: the first, and each one a link brings in
+const done = new WeakSet();   // the pages (their spec elements) set up already
+function initPage() {
+  const specElement = document.getElementById("entry-spec");
+  if (!specElement || done.has(specElement)) return;
+  done.add(specElement);
+  leavePage();
+  current = { path: location.pathname };
+  script = document.getElementById("page-script");
+  spec = JSON.parse(specElement.textContent);
+  form = document.getElementById("inputs");
+  status = document.getElementById("py-status");
+  outputs = document.getElementById("outputs");
+  notice = document.getElementById("notice");
+  names = new Set(spec.inputs.map((i) => i.name));
+  unitMenus = [...document.querySelectorAll(".unit-menus select")];
+  ready = false;
+  sent = applied = 0;
+  shareUrl = location.href;
+
+  // ---- units the reader chose, kept in the link
+  const chosenUnits = new URLSearchParams(location.search).get("units") || "";
+  for (const pair of chosenUnits.split(",")) {
+    const [family, choice] = pair.split(":");
+    const menu = unitMenus.find((m) => m.dataset.family === family);
+    if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
+    else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
+  }
+  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); recompute(); });
+
+  setupPractice(spec);
+  solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
+
+  // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
+  presets = setupPresets(spec, form, addNotice);
+  linked = {};
+  for (const [name, value] of new URLSearchParams(location.search)) {
+    if (PAGE_PARAMS.has(name) || solve.keys.has(name)) continue;
+    if (!names.has(name)) {
+      addNotice(`Ignored the link's parameter “${name.slice(0, 40)}”: this entry has no such input.`);
+    } else if (value.length > 20000) {
+      addNotice(`Ignored the link's value for ${name}: it is too long.`);
+    } else {
+      linked[name] = value;
+      form.elements[name].value = value;
+    }
+  }
+  if (Object.keys(linked).length) {
+    outputs.classList.add("stale");
+    setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
+  }
+  const kept = left.get(historyEntry());
+  if (kept && kept.entry === spec.id) {
+    for (const [name, value] of Object.entries(kept.raw)) {
+      if (!names.has(name)) continue;
+      form.elements[name].value = value;
+      delete linked[name];   // the reader's own value, computed as typed
+    }
+    for (const menu of unitMenus) menu.value = kept.units[menu.dataset.family] || "";
+    outputs.classList.add("stale");   // until Python has computed them
+  }
+
+  form.addEventListener("input", () => { remember(); recompute(); });
+  form.addEventListener("submit", (event) => event.preventDefault());
+
+  document.getElementById("copy-link").addEventListener("click", async () => {
+    const feedback = document.getElementById("copy-feedback");
+    if (ready) {
+      clearTimeout(shareTimer);
+      await updateShare();
+    }
+    const url = new URL(shareUrl);
+    url.searchParams.delete("embed");
+    try {
+      await navigator.clipboard.writeText(solve.pretty(url.href));
+      feedback.textContent = "Link copied.";
+    } catch (err) {
+      feedback.textContent = `Copy this link: ${solve.pretty(url.href)}`;
+    }
+  });
+
+  // Python starts loading at once: the worker downloads and compiles on its own thread while the
+  // page paints (the results for the defaults are already in the HTML).  On a page a link
+  // brought in, it is running already: only this entry's formula is loaded.
+  startPython();
+}
+
+// What the page left behind: timers, watchers and charts.
+function leavePage() {
+  current = null;
+  clearTimeout(shareTimer);
+  clearTimeout(extrasTimer);
+  if (seen) seen.disconnect();
+  if (charts) charts.then((c) => c && c.close(), () => {});
+  seen = charts = null;
+  if (runner) runner.onrestart = null;
+  for (const key of ["python", "replies", "charts", "watchdog"]) delete root.dataset[key];
+  root.classList.remove("practice");
+}
+
+initPage();
+document.addEventListener("turbo:render", initPage);
+document.addEventListener("turbo:before-render", leavePage);

@@ -101,9 +101,19 @@ export class Charts {
     this.ready = import(uplotUrl).then((module) => { uPlot = module.default; });
     // uPlot keeps the colours it was given: when the theme changes (the Theme button sets
     // data-theme on <html>, or the system setting changes) the charts are drawn again.
-    const restyle = () => this.restyle();
-    new MutationObserver(restyle).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
-    matchMedia("(prefers-color-scheme: dark)").addEventListener("change", restyle);
+    const restyle = this.restyleNow = () => this.restyle();
+    (this.themeWatch = new MutationObserver(restyle)).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    (this.dark = matchMedia("(prefers-color-scheme: dark)")).addEventListener("change", restyle);
+  }
+
+  // The reader left the page (links keep this document: site.js): stop following the theme and
+  // free the charts, which uPlot keeps listening to the window.
+  close() {
+    this.closed = true;
+    this.themeWatch.disconnect();
+    this.dark.removeEventListener("change", this.restyleNow);
+    this.charts.forEach((chart) => chart.destroy());
+    this.charts = [];
   }
 
   restyle() {
@@ -115,6 +125,7 @@ export class Charts {
 
   async draw(sweeps) {
     await this.ready;
+    if (this.closed) return;
     this.sweeps = sweeps;
     const colors = this.colors = palette();
     this.spec.plots.forEach((plot, i) => {

@@ -93,3 +93,18 @@ try {
   booted = Promise.reject(err);
 }
 booted.catch(() => {});   // page.js reports the failure; this only keeps it from going unhandled
+
+// This module runs once per visit, and its worker serves every entry page the reader moves to
+// (links swap pages in: site.js).  The boot of the worker now running: the first one, or one
+// started after the watchdog stopped a formula.
+let current = booted;
+let currentWorker = runner ? runner.generation : 0;
+export function reboot() {
+  currentWorker = runner.generation;
+  current = boot(runner);
+  current.catch(() => {});
+  return current;
+}
+export function running() {
+  return runner && runner.generation !== currentWorker ? reboot() : current;
+}

@@ -8,10 +8,12 @@ export class Runner {
     this.nextId = 1;
     this.onrestart = null;
     this.restarting = Promise.resolve();   // settles when the page has loaded Python into a new worker
+    this.generation = 0;                   // workers started so far: one for a whole visit, unless restarted
     this.start();
   }
 
   start() {
+    this.generation += 1;
     this.worker = new Worker(this.workerUrl, { type: "module" });
     this.worker.onmessage = ({ data }) => {
       const waiting = this.pending.get(data.id);

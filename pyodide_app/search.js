@@ -75,7 +75,8 @@ export class SearchBox {
       this.render(this.input.value.trim());
     } else if (event.key === "Enter") {
       event.preventDefault();
-      if (this.selected >= 0) location.href = this.results[this.selected].url;
+      // As a click on the result's link: followed like any other link between pages (site.js).
+      if (this.selected >= 0) this.list.querySelector(`#search-result-${this.selected} a`).click();
     }
   }
 }

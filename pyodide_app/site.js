@@ -1,9 +1,11 @@
-// Every page: theme toggle, search dialog, offline status and new-version notice.
+// Every page: theme toggle, search dialog, offline status and new-version notice; and the links
+// between pages, followed by Turbo Drive so that the page's Python keeps running (see below).
+// This module runs once per visit: what belongs to a page is set up again on each page.
 const script = document.getElementById("site-script");
 const root = document.documentElement;
+let themeButton, dialog, searchInput, search, status, banner;
 
 // ---- theme: the system preference, unless the reader picked one
-const themeButton = document.getElementById("theme-toggle");
 function effectiveTheme() {
   return root.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
 }
@@ -12,28 +14,18 @@ function labelTheme() {
   themeButton.textContent = next === "dark" ? "Dark" : "Light";
   themeButton.setAttribute("aria-label", `Switch to ${next} theme`);
 }
-themeButton.addEventListener("click", () => {
-  root.dataset.theme = effectiveTheme() === "dark" ? "light" : "dark";
-  try { localStorage.setItem("theme", root.dataset.theme); } catch (e) { /* not kept */ }
-  labelTheme();
-});
-labelTheme();
 
 // ---- search: the dialog opens at once (so no keystroke is lost); the engine loads on first use
-const dialog = document.getElementById("search-dialog");
-const searchInput = document.getElementById("search-input");
-let search = null;
 async function openSearch() {
   if (!dialog.open) dialog.showModal();
   searchInput.focus();
   if (!search) {
+    const box = dialog;
     search = import("./search.js").then(({ SearchBox }) =>
-      new SearchBox(dialog, script.dataset.searchIndex, script.dataset.minisearch));
+      new SearchBox(box, script.dataset.searchIndex, script.dataset.minisearch));
   }
   (await search).update();
 }
-document.getElementById("search-open").addEventListener("click", openSearch);
-document.getElementById("search-close").addEventListener("click", () => dialog.close());
 document.addEventListener("keydown", (event) => {
   const typing = event.target.closest("input, textarea, select, [contenteditable]");
   if (event.key === "/" && !typing && !dialog.open && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -43,21 +35,45 @@ document.addEventListener("keydown", (event) => {
 });
 
 // ---- offline: the service worker precaches the site; say when it has, and when a new version waits
-const status = document.getElementById("offline-status");
-const banner = document.getElementById("update-banner");
+let offline = ["unknown", ""];
+let waiting = null;   // a new version's service worker, waiting for the reader
 function say(state, text) {
+  offline = [state, text];
   status.dataset.state = state;
   status.textContent = text;
 }
 function offerUpdate(worker) {
+  waiting = worker;
   banner.hidden = false;
   document.getElementById("update-reload").onclick = () => worker.postMessage({ type: "SKIP_WAITING" });
 }
+
+// What each page needs, on the first page and again after each page Turbo brings in.
+function setupPage() {
+  themeButton = document.getElementById("theme-toggle");
+  dialog = document.getElementById("search-dialog");
+  searchInput = document.getElementById("search-input");
+  status = document.getElementById("offline-status");
+  banner = document.getElementById("update-banner");
+  search = null;
+  themeButton.addEventListener("click", () => {
+    root.dataset.theme = effectiveTheme() === "dark" ? "light" : "dark";
+    try { localStorage.setItem("theme", root.dataset.theme); } catch (e) { /* not kept */ }
+    labelTheme();
+  });
+  labelTheme();
+  document.getElementById("search-open").addEventListener("click", openSearch);
+  document.getElementById("search-close").addEventListener("click", () => dialog.close());
+  say(...offline);
+  if (waiting) offerUpdate(waiting);
+}
+setupPage();
+
 // The first install downloads the whole site, Pyodide included: on an entry page it waits
 // until Python has loaded, so as not to compete with Python's own downloads.
 function afterPython() {
   const settled = () => !document.getElementById("python-script") || root.dataset.python;
-  if (navigator.serviceWorker.controller || settled()) return Promise.resolve();
+  if ((navigator.serviceWorker && navigator.serviceWorker.controller) || settled()) return Promise.resolve();
   return new Promise((resolve) => {
     const watch = new MutationObserver(() => {
       if (settled()) { watch.disconnect(); resolve(); }
@@ -94,4 +110,41 @@ if ("serviceWorker" in navigator && !root.classList.contains("embed")) {
     .catch((err) => say("none", `Not available offline (${err.message}).`));
 } else {
   say("none", "");
+}
+
+// ---- links between pages: Turbo Drive fetches the next page and swaps its body in, so this
+// document, and with it the entry pages' Python worker, stays: the next entry is ready to
+// recompute as soon as its HTML is in.  Without JavaScript, links are plain links; until Turbo
+// has loaded (after Python, on an entry page, not to compete with it), they are too.  An
+// embedded card never navigates inside its frame this way.
+function afterVisit() {
+  // As after a full load, the reader starts at the new page's heading, which screen readers announce.
+  setupPage();
+  const heading = document.querySelector("main h1");
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
+}
+if (root.classList.contains("embed")) {
+  // The card in someone's slides: its links open the site in a tab of their own, as its title does.
+  for (const link of document.querySelectorAll("a[href]:not([target]):not([href^='#'])")) {
+    link.target = "_blank";
+    link.rel = "noopener";
+  }
+} else if (script.dataset.drive) {
+  afterPython().then(() => import(script.dataset.drive)).then(() => {
+    document.addEventListener("turbo:render", afterVisit);   // a page Turbo brought in (this one is set up)
+    // A link to a part of this very page (#main, #inputs) scrolls there natively, as without
+    // Turbo, which would fetch and render the page again.
+    document.addEventListener("turbo:click", (event) => {
+      const to = new URL(event.detail.url);
+      if (to.hash && to.pathname === location.pathname && to.search === location.search) event.preventDefault();
+    });
+    document.addEventListener("turbo:visit", () => {
+      if (dialog.open) dialog.close();   // a search result was picked: the dialog closes first
+      performance.clearMarks("page-visit");
+      performance.mark("page-visit");   // page.js times Python's readiness from here
+    });
+    root.dataset.drive = "on";
+  }).catch(() => {});   // plain links, as without JavaScript
 }

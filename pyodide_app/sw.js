@@ -12,10 +12,12 @@ workbox.precaching.precacheAndRoute(self.__WB_MANIFEST, {
 });
 
 // Any other address goes to the network; offline, an address the site does not have gets
-// the site's own "No such page" rather than the browser's error.
-workbox.routing.registerRoute(({ request }) => request.mode === "navigate", new workbox.strategies.NetworkOnly());
+// the site's own "No such page" rather than the browser's error.  Pages a link fetches for the
+// page to swap in (Turbo Drive, site.js: its requests carry X-Turbo-Request-Id) are navigations too.
+const isPage = (request) => request.mode === "navigate" || request.headers.has("X-Turbo-Request-Id");
+workbox.routing.registerRoute(({ request }) => isPage(request), new workbox.strategies.NetworkOnly());
 workbox.routing.setCatchHandler(async ({ request }) =>
-  request.mode === "navigate" ? (await workbox.precaching.matchPrecache("/404.html")) || Response.error() : Response.error());
+  isPage(request) ? (await workbox.precaching.matchPrecache("/404.html")) || Response.error() : Response.error());
 
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "SKIP_WAITING") self.skipWaiting();

@@ -87,6 +87,8 @@ const handlers = {
                                   units ? JSON.stringify(units) : "")),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
+  // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.
+  memory: () => ({ heap: py._module.HEAP8.length, objects: py.runPython("import gc; gc.collect(); len(gc.get_objects())") }),
 };
 
 self.onmessage = async ({ data }) => {

@@ -52,6 +52,7 @@ class Assets:
     minisearch: str
     uplot_js: str
     uplot_css: str
+    turbo: str   # Turbo Drive: links between pages keep the page's Python (site.js starts it)
     search_index: str
     runtime: tuple[str, ...]
     version: str
@@ -73,6 +74,17 @@ def _as_module(umd: bytes) -> bytes:
             + umd + b"\nexport const { XzReadableStream } = module.exports;\n")
 
 
+# Turbo's progress bar brings its own <style> element, which the site's policy (style-src 'self')
+# refuses: the build leaves out the line that inserts it, and style.css styles the bar instead.
+TURBO_INLINE_STYLE = "document.head.insertBefore(this.stylesheetElement, document.head.firstChild);"
+
+
+def _turbo(source: bytes) -> bytes:
+    text = source.decode()
+    assert text.count(TURBO_INLINE_STYLE) == 1, "Turbo's progress bar changed: review its <style> before upgrading"
+    return text.replace(TURBO_INLINE_STYLE, "/* styled by the site's style.css: no inline <style> */").encode()
+
+
 def vendored() -> dict[str, bytes | Path]:
     """Site path -> content (or a file to link) for every vendored npm file."""
     files: dict[str, bytes | Path] = {}
@@ -92,6 +104,9 @@ def vendored() -> dict[str, bytes | Path]:
     xv = package_version("xz-decompress")
     files[f"vendor/xz-decompress/{xv}/xz-decompress.mjs"] = _as_module(
         (NODE_MODULES / "xz-decompress" / "dist" / "package" / "xz-decompress.min.js").read_bytes())
+    tv = package_version("@hotwired/turbo")
+    files[f"vendor/turbo/{tv}/turbo.es2017-esm.js"] = _turbo(
+        (NODE_MODULES / "@hotwired" / "turbo" / "dist" / "turbo.es2017-esm.js").read_bytes())
     wv = package_version("workbox-sw")
     files[f"vendor/workbox/{wv}/workbox-sw.js"] = NODE_MODULES / "workbox-sw" / "build" / "workbox-sw.js"
     for module in WORKBOX_MODULES:
@@ -132,6 +147,7 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
                                      sort_keys=True, separators=(",", ":")),
         uplot_js="/" + next(p for p in files if p.endswith("uPlot.esm.js")),
         uplot_css="/" + next(p for p in files if p.endswith("uPlot.min.css")),
+        turbo="/" + next(p for p in files if p.startswith("vendor/turbo/")),
         search_index=url("search-index.json"),
         runtime=tuple(url(p) for p in files if p.startswith("static/runtime/")),
         version=version,
