@@ -283,8 +283,8 @@ def test_a_pole_is_not_a_turn():
      "N is a list input, and list inputs cannot be freed; solve for a real or whole-number input"),
     ("48", ("schedule", "snr", "=", "1"), "solve",
      "schedule is a choice, and choices stay fixed; solve for a real or whole-number input"),
-    ("35", ("Q", "total", "=", "1"), "solve", "'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta"),
-    ("35", ("s", "nope", "=", "1"), "solve", "'nope' is not an output of entry 35; outputs: per_token, total"),
+    ("35", ("Q", "total", "=", "1"), "solve", "'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"),
+    ("35", ("s", "nope", "=", "1"), "solve", "'nope' is not an output of entry 35; outputs: per_token, total, per_token_layer, window_tokens, full_total"),
     ("36", ("B", "matmul_compute_bound", "=", "1"), "solve", "matmul_compute_bound is not a number, so it cannot be solved for"),
     ("6", ("L", "terms", "=", "1"), "solve", "terms is a list of numbers, so it cannot be solved for"),
     ("35", ("s", "total", "~", "1"), "solve", "sense '~' is not one of =, <=, >="),
@@ -352,4 +352,4 @@ def test_solve_json_answers_as_the_page_asks():
     bad = json.loads(runtime_calculator.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
     assert bad == {"ok": False, "errors": {"L": "'0' is out of range; expected a whole number in [1, ∞)"}}
     bad = json.loads(runtime_calculator.solve_json("35", "{}", json.dumps({**question, "input": "x"})))
-    assert bad == {"ok": False, "errors": {"solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta"}}
+    assert bad == {"ok": False, "errors": {"solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"}}
