@@ -189,8 +189,8 @@ async function updateExtras(value) {
       if (!reply.ok) return;
       sweeps.push(reply.value);
     }
-    (await charts).draw(sweeps);
     sweeps.forEach(showPoints);
+    await (await charts).draw(sweeps);   // data-charts only once they are really drawn
     document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);
   }
 }
