@@ -238,15 +238,18 @@ class WebKit(Engine):
 
     def fill(self, selector, text, frame=None):
         if frame:
+            # WebKitWebDriver finds no field focusable inside a frame: there the value is set as typing would.
             self.driver.switch_to.frame(self.driver.find_element("css selector", frame))
-        try:
-            field = self.driver.find_element("css selector", selector)
-            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
-            field.clear()
-            field.send_keys(text)
-        finally:
-            if frame:
+            try:
+                self.driver.execute_script("const f = document.querySelector(arguments[0]); f.focus(); f.value = arguments[1];"
+                                           "f.dispatchEvent(new Event('input', {bubbles: true}))", selector, text)
+            finally:
                 self.driver.switch_to.default_content()
+            return
+        field = self.driver.find_element("css selector", selector)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.clear()
+        field.send_keys(text)
 
     def press(self, key):
         from selenium.webdriver.common.action_chains import ActionChains
