@@ -75,13 +75,13 @@ def versions() -> dict:
         except (OSError, IndexError, subprocess.TimeoutExpired):
             return "?"
     webkit = first_line("dpkg-query", "-W", "-f", "${Version}", "libwebkit2gtk-4.1-0")
-    return {"chromium": first_line("chromium", "--version"), "firefox": first_line("firefox-esr", "--version"),
+    return {"chromium": first_line("chromium", "--version").split(" built on")[0], "firefox": first_line("firefox-esr", "--version"),
             "webkit": f"WebKitGTK {webkit}"}
 
 
 def report(times: dict, runs: int) -> str:
     from benchmarks.run import _ratio, fmt, summary
-    names = {"chromium": "Chromium", "firefox": "Firefox ESR", "webkit": "WebKit (WebKitGTK)"}
+    names = {"chromium": "Chromium", "firefox": "Firefox ESR", "webkit": "WebKit"}
     found = versions()
     rows = []
     for name, sides in times.items():
