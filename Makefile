@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check test bench clean chromium java
+.PHONY: setup build serve check test bench clean chromium java engines
 
 # The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
@@ -31,20 +31,25 @@ serve: setup
 check: setup
 	$(PY) -m site_builder check
 
-# The browser tests drive Debian's chromium and the HTML validator runs on Java;
-# install them when they are missing.
-chromium java:
-	@command -v $(if $(filter java,$@),java,chromium) >/dev/null || { \
+# The browser tests drive Debian's chromium, firefox-esr and WebKitGTK (its WebDriver and
+# MiniBrowser, in a virtual display), and the HTML validator runs on Java; install what is missing.
+chromium java engines:
+	@(for program in $(PROGRAMS_$@); do command -v $$program >/dev/null || exit 1; done) || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	      $(if $(filter java,$@),default-jre-headless,chromium); \
-	  else echo "The tests need $@: sudo apt-get install $(if $(filter java,$@),default-jre-headless,chromium)" >&2; exit 1; fi; }
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES_$@); \
+	  else echo "The tests need $@: sudo apt-get install $(PACKAGES_$@)" >&2; exit 1; fi; }
+PACKAGES_chromium := chromium
+PACKAGES_java := default-jre-headless
+PACKAGES_engines := firefox-esr webkit2gtk-driver xvfb xauth
+PROGRAMS_chromium := chromium
+PROGRAMS_java := java
+PROGRAMS_engines := firefox-esr WebKitWebDriver xvfb-run xauth
 
-test: setup $(VENV)/.installed-test chromium java
+test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest
 
 # Speed and size, measured side by side; writes BENCHMARKS.md.
-bench: setup $(VENV)/.installed-test chromium
+bench: setup $(VENV)/.installed-test chromium engines
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) -m benchmarks.run
 

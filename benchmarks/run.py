@@ -22,7 +22,7 @@ from pathlib import Path
 
 from benchmarks.server import BenchServer, Link
 from site_builder.serve import COMPRESSIBLE, _gzipped
-from benchmarks import site_build
+from benchmarks import engines, site_build
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -332,8 +332,11 @@ def run(runs: int, out: Path) -> int:
             print("browser: a link from /35/ to /19/, in the page and as a full load …", flush=True)
             nav = navigation(p, work, site, runs)
             browser.close()
+        print("browser: Python ready in Chromium, Firefox and WebKit …", flush=True)
+        engine_runs = max(3, runs // 2)
+        in_engines = engines.report(engines.measure(site, engine_runs), engine_runs)
         weight = page_weight(site)
-        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav))
+        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav) + "\n" + in_engines)
         print(f"wrote {out}")
     finally:
         shutil.rmtree(work, ignore_errors=True)

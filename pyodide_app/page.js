@@ -202,8 +202,9 @@ async function updateExtras(value) {
     }
     const drawn = await charts;
     if (!drawn || mine !== current) return;
-    drawn.draw(sweeps);
     sweeps.forEach(showPoints);
+    await drawn.draw(sweeps);   // data-charts only once they are really drawn
+    if (mine !== current) return;
     document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);
   }
 }

@@ -2,6 +2,23 @@
 // first paint, in the worker after each change).  The text alternative is in the page.
 let uPlot = null;
 
+// uPlot formats numbers in the reader's language, read once as it loads:
+// `new Intl.NumberFormat(navigator.language)`.  Some engines report a language that is no
+// language tag (WebKitGTK under the locale C reports "C"; others an empty string), and that
+// throws, so no chart would be drawn.  For such a reader the page's own language stands in.
+function usableLanguage(language) {
+  try {
+    new Intl.NumberFormat(language);
+    return Boolean(language);
+  } catch (err) {
+    return false;
+  }
+}
+if (!usableLanguage(navigator.language)) {
+  const fallback = usableLanguage(document.documentElement.lang) ? document.documentElement.lang : "en";
+  Object.defineProperty(navigator, "language", { value: fallback, configurable: true });
+}
+
 function series(sweep, plot) {
   // A log axis has no place for zero or below: such points are gaps, not dives off the chart.
   const keep = (y) => (y === null || (plot.log_y && !(y > 0)) ? null : y);
@@ -123,7 +140,26 @@ export class Charts {
     this.draw(this.sweeps);
   }
 
+  // Draws every chart, or says in each chart's place why it could not, and rejects: a chart
+  // that failed is never passed over in silence (the points stay in the table below it).
   async draw(sweeps) {
+    try {
+      await this.drawAll(sweeps);
+    } catch (err) {
+      for (const box of document.querySelectorAll(".chart")) {
+        const message = document.createElement("p");
+        message.className = "chart-failed";
+        message.setAttribute("role", "status");
+        message.textContent = `This chart could not be drawn (${err.message}); its points are in the table below.`;
+        box.replaceChildren(message);
+        delete box.chart;
+      }
+      this.charts = [];
+      throw err;
+    }
+  }
+
+  async drawAll(sweeps) {
     await this.ready;
     if (this.closed) return;
     this.sweeps = sweeps;

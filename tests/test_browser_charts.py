@@ -134,3 +134,46 @@ def test_charts_follow_the_theme_button_and_the_system_setting(browser, server):
     assert page.evaluate(STROKES) == [dark]
     assert problems == []
     context.close()
+
+
+@pytest.mark.parametrize("language", ["C", "", "not a tag!"])
+def test_charts_are_drawn_whatever_language_the_browser_reports(browser, server, language):
+    """WebKitGTK under the locale C reports navigator.language "C"; Intl rejects it, as it does
+    an empty or malformed one, and uPlot formats its numbers with it as it loads."""
+    context = browser.new_context()
+    context.add_init_script(f"Object.defineProperty(Navigator.prototype, 'language', {{get: () => {language!r}}})")
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    open_entry(page, server, "/46/")
+    assert page.evaluate("Object.getPrototypeOf(navigator).language") == language   # the condition under test
+    show_charts(page)
+    page.wait_for_function("() => document.documentElement.dataset.charts", timeout=PYTHON_READY_MS)
+    charts = page.evaluate(CHARTS)
+    assert len(charts) == 2 and all(chart and chart["inked"] > 1000 for chart in charts), charts
+    assert problems == []
+    context.close()
+
+
+def test_a_chart_that_cannot_be_drawn_says_so_and_is_not_counted_as_drawn(browser, server):
+    context = browser.new_context()
+    context.route("**/vendor/uplot/**/*.js", lambda route: route.fulfill(status=404, body="gone"))
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_entry(page, server, "/46/")
+    page.locator("#plots").scroll_into_view_if_needed()
+    page.wait_for_selector(".chart .chart-failed")
+    # Both draws fail, the first from the build's points and the one after Python's first
+    # result, and both are reported: in the page, and as errors rather than in silence.
+    page.wait_for_function("() => document.documentElement.dataset.replies")
+    for _ in range(100):
+        if len(errors) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert len(errors) >= 2, errors
+    assert page.evaluate("document.documentElement.dataset.charts") is None
+    messages = page.eval_on_selector_all(".chart .chart-failed", "ps => ps.map((p) => p.textContent)")
+    assert len(messages) == 2 and all(m.startswith("This chart could not be drawn (") for m in messages), messages
+    context.close()
