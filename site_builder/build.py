@@ -129,10 +129,10 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files[wasm + ".xz"] = xz.compressed(files[wasm], wasm)
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
-    files["search-index.json"] = search.index_json(entries)
+    files["search-index.json"] = search.index_json(entries, checked.chapters)
     sources = sorted(Path(entries_dir).glob("*.yaml"))
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
-    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date())
+    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date(), checked.chapters)
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()

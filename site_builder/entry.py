@@ -131,6 +131,7 @@ class Entry:
     plots: tuple[Plot, ...] = ()
     feeds: tuple[Feed, ...] = ()
     may_be_infinite: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()   # other names readers search for it by
     solve: dict | None = field(default=None, hash=False)   # the question usually asked backwards: {input, output}
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
@@ -196,3 +197,19 @@ class Synthesis:
     entries: tuple
     correction: str = ""
     where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """What one chapter of the book covers (entries/_chapters.yaml); its entries are the ones whose
+    ``chapter`` names it."""
+
+    number: int
+    part: str
+    short: str
+    covers: str
+    where: Where | None = field(default=None, compare=False)
+
+    @property
+    def part_title(self) -> str:
+        return PART_TITLES[self.part]
