@@ -8,6 +8,7 @@ the old site only once complete.  A failed build leaves the last good site as it
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import shutil
 import subprocess
@@ -47,6 +48,17 @@ def source_date() -> str:
         return out.stdout.strip() or "1970-01-01"
     except (OSError, subprocess.SubprocessError):
         return "1970-01-01"
+
+
+def licences() -> dict:
+    """What the project's files say about licences: a licence file, if any, and package.json's
+    ``license`` for our code; package-lock.json's for each package the site serves."""
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    files = sorted(p.name for p in ROOT.iterdir() if p.is_file() and p.name.upper().startswith(("LICENSE", "LICENCE", "COPYING")))
+    served = [(name, lock[f"node_modules/{name}"]["version"], lock[f"node_modules/{name}"].get("license", "not stated"))
+              for name in package.get("dependencies", {})]
+    return {"files": files, "code": package.get("license", ""), "served": served}
 
 
 def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
@@ -136,6 +148,7 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()
+    files["about/index.html"] = renderer.about(licences(), prompts).encode()
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
@@ -156,7 +169,7 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     for alias, target in aliases(entries).items():
         files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
     files["sw.js"] = offline.service_worker(files)
-    counts = {"pages": len(entries) + 3 + bool(prompts), "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
+    counts = {"pages": len(entries) + 4 + bool(prompts), "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
     return files, counts
 
 

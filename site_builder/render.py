@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from . import markdown
 from .assets import Assets
 from .entry import PART_TITLES, Entry
-from .runtime.citation import entry_citation, run_citation
+from .runtime.citation import book_bibtex, entry_citation, run_citation
 from .runtime import units
 from .runtime.numbers import write_input
 
@@ -115,6 +115,22 @@ class Renderer:
     def synthesis(self, prompts, intro: str) -> str:
         linked = [(p, [self.by_key[str(k)] for k in p.entries]) for p in prompts]
         return self._page("synthesis.html", prompts=linked, intro=intro)
+
+    def about(self, licences: dict, prompts=()) -> str:
+        """The book, what the site is, how its numbers are checked, how to cite it, and the licences."""
+        bank = [e for e in self.entries if e.in_bank]
+        cases = [c for e in self.entries for c in e.cases]
+        origins = {}
+        for c in cases:
+            origins[c.origin] = origins.get(c.origin, 0) + 1
+        example = self.by_key.get("35") or self.entries[0]
+        meta = self.meta(example)
+        return self._page(
+            "about.html", bank=bank, toolkit=[e for e in self.entries if not e.in_bank], cases=cases, origins=origins,
+            inverse=sum(1 for c in cases if c.solve), errata=sum(1 for c in cases for k in c.checks if k.erratum),
+            checks=sum(len(c.checks) for c in cases), prompts=prompts, licences=licences,
+            book_bibtex=book_bibtex(), example=example, example_citation=entry_citation(meta),
+        )
 
     def not_found(self) -> str:
         return self._page("404.html")
