@@ -197,6 +197,7 @@ class Synthesis:
     entries: tuple
     correction: str = ""
     where: Where | None = field(default=None, compare=False)
+    groups: tuple = ()   # (label, entries) in the prompt's order, when it names parts (S4's four budgets)
 
 
 @dataclass(frozen=True)

@@ -242,12 +242,20 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
     raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER))
     prompts = []
     for k, item in enumerate(raw.get("prompts", [])):
-        unknown = set(item) - {"id", "text", "entries", "correction"}
-        if unknown or not {"id", "text", "entries"} <= set(item):
-            problems.add(path, tree.line(("prompts", k)), f"prompts[{k}]: keys are id, text, entries and optionally correction")
+        unknown = set(item) - {"id", "text", "entries", "groups", "correction"}
+        if unknown or not {"id", "text"} <= set(item) or ("entries" in item) == ("groups" in item):
+            problems.add(path, tree.line(("prompts", k)),
+                         f"prompts[{k}]: keys are id, text, entries (or groups) and optionally correction")
             continue
-        prompts.append(Synthesis(item["id"], item["text"], tuple(item["entries"]), item.get("correction", ""),
-                                 Where(path, tree.line(("prompts", k)))))
+        groups = ()
+        if "groups" in item:
+            if not all(isinstance(g, dict) and set(g) == {"label", "entries"} for g in item["groups"]):
+                problems.add(path, tree.line(("prompts", k, "groups")), f"prompts[{k}].groups: each group is label and entries")
+                continue
+            groups = tuple((g["label"], tuple(g["entries"])) for g in item["groups"])
+        entries = tuple(item["entries"]) if "entries" in item else tuple(e for _, group in groups for e in group)
+        prompts.append(Synthesis(item["id"], item["text"], entries, item.get("correction", ""),
+                                 Where(path, tree.line(("prompts", k))), groups))
     return tuple(prompts), raw.get("intro", "")
 
 

@@ -113,7 +113,8 @@ class Renderer:
         return self._page("index.html", parts=parts, toolkit=toolkit, count=sum(e.in_bank for e in self.entries))
 
     def synthesis(self, prompts, intro: str) -> str:
-        linked = [(p, [self.by_key[str(k)] for k in p.entries]) for p in prompts]
+        linked = [(p, [self.by_key[str(k)] for k in p.entries],
+                   [(label, [self.by_key[str(k)] for k in group]) for label, group in p.groups]) for p in prompts]
         return self._page("synthesis.html", prompts=linked, intro=intro)
 
     def about(self, licences: dict, prompts=()) -> str:
