@@ -23,7 +23,7 @@ def test_pages_are_served_with_the_production_headers(server):
         assert "Cross-Origin-Embedder-Policy" not in response.headers
 
 
-@pytest.mark.parametrize("path", ["/", "/35/", "/19/", "/46/", "/toolkit/softmax/", "/chapters/", "/synthesis/",
+@pytest.mark.parametrize("path", ["/", "/35/", "/19/", "/46/", "/toolkit/softmax/", "/chapters/", "/synthesis/", "/about/",
                                   "/35/?embed=1", "/kv-cache-size/", "/no-such-page/"])
 def test_no_csp_violation_anywhere(browser, server, path):
     context = browser.new_context()
