@@ -24,7 +24,7 @@ export class SearchBox {
     ]);
     this.engine = new MiniSearch({
       fields: ["title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label"],
-      storeFields: ["title", "url", "label", "chapter", "covers"],
+      storeFields: ["title", "url", "label", "chapter", "covers", "aliases"],
       tokenize: (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean),
       searchOptions: { boost: { title: 3, aliases: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: fuzziness, combineWith: "AND" },
     });
@@ -72,11 +72,27 @@ export class SearchBox {
       label.className = "result-label";
       label.textContent = `${result.label} · ${result.chapter}${result.covers ? `: ${result.covers}` : ""}`;
       link.append(label, document.createTextNode(result.title));
+      const alias = this.matchedAlias(result);
+      if (alias) {
+        const also = document.createElement("span");
+        also.className = "result-alias";
+        also.textContent = ` · ${alias}`;
+        link.append(also);
+      }
       item.append(link);
       this.list.append(item);
     });
     if (this.selected >= 0) this.input.setAttribute("aria-activedescendant", `search-result-${this.selected}`);
     else this.input.removeAttribute("aria-activedescendant");
+  }
+
+  // The name the reader typed when it is not the title (GQA finds "KV cache size"): the alias matched.
+  matchedAlias(result) {
+    const terms = Object.entries(result.match || {})
+      .filter(([, fields]) => fields.includes("aliases") && !fields.includes("title")).map(([term]) => term);
+    if (!terms.length || !result.aliases) return "";
+    const split = (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u);
+    return result.aliases.split(" · ").find((alias) => split(alias).some((word) => terms.includes(word))) || "";
   }
 
   key(event) {

@@ -40,3 +40,15 @@ def test_a_typo_is_opened_with_enter(page, server):
     page.wait_for_selector('#search-results [aria-selected=true] a[href="/35/"]')
     page.keyboard.press("Enter")
     page.wait_for_url(server.url + "/35/")
+
+
+def test_a_result_found_by_another_name_shows_that_name(page, server):
+    page.goto(server.url + "/")
+    page.keyboard.press("/")
+    page.wait_for_selector("#search-dialog[open]")
+    page.keyboard.type("GQA")
+    page.wait_for_selector('#search-results a[href="/35/"] .result-alias')
+    assert page.text_content('#search-results a[href="/35/"] .result-alias') == " · GQA"
+    page.fill("#search-input", "kv cache size")
+    page.wait_for_function("() => !document.querySelector('#search-results .result-alias') && "
+                           "document.querySelector(\"#search-results a[href='/35/']\")")

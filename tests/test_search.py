@@ -97,3 +97,10 @@ def test_aliases_follow_the_title_in_each_file(bank):
         lines = e.where.path.read_text().splitlines()
         at = next(i for i, line in enumerate(lines) if line.startswith("title:"))
         assert lines[at + 1].startswith("aliases:"), e.where.path.name
+
+
+def test_the_typo_rule_here_is_the_dialogs():
+    source = (Path(__file__).resolve().parent.parent / "pyodide_app" / "search.js").read_text()
+    rule = re.search(r"export const fuzziness = \(term\) => \((.*)\);", source).group(1)
+    assert rule == "term.length <= 3 ? 0 : term.length === 4 ? 1 : 2"
+    assert [fuzziness("x" * n) for n in range(1, 9)] == [0, 0, 0, 1, 2, 2, 2, 2]
