@@ -1,4 +1,10 @@
-// The search dialog: MiniSearch over the build's index of titles, statements, symbols and chapters.
+// The search dialog: MiniSearch over the build's index of titles, aliases, statements, symbols and chapters.
+
+// Typos forgiven, by the length of the word typed: none up to three letters (kv, gqa, moe: a slip
+// there is another word), one edit at four, two from five (cahce -> cache swaps two letters).
+// tests/test_search.py applies the same rule to tests/data/search-queries.yaml.
+export const fuzziness = (term) => (term.length <= 3 ? 0 : term.length === 4 ? 1 : 2);
+
 export class SearchBox {
   constructor(dialog, indexUrl, libraryUrl) {
     this.dialog = dialog;
@@ -17,10 +23,10 @@ export class SearchBox {
       import(libraryUrl), fetch(indexUrl).then((r) => r.json()),
     ]);
     this.engine = new MiniSearch({
-      fields: ["title", "symbols", "statement", "terms", "chapter", "section", "label"],
-      storeFields: ["title", "url", "label", "chapter"],
+      fields: ["title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label"],
+      storeFields: ["title", "url", "label", "chapter", "covers", "aliases"],
       tokenize: (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean),
-      searchOptions: { boost: { title: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: 0.15, combineWith: "AND" },
+      searchOptions: { boost: { title: 3, aliases: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: fuzziness, combineWith: "AND" },
     });
     this.engine.addAll(documents);
   }
@@ -32,10 +38,17 @@ export class SearchBox {
     const chapter = query.match(/^ch(?:apter|\.)?\s*(\d+)$/i);
     const found = chapter
       ? this.engine.search(`chapter ${chapter[1]}`, { fields: ["chapter"], prefix: false, fuzzy: false })
-      : this.engine.search(query);
+      : this.search(query);
     this.results = query ? found.slice(0, 12) : [];
     this.selected = this.results.length ? 0 : -1;
     this.render(query);
+  }
+
+  // Every word must match; when no entry has them all ("how big is the kv cache"), the entries
+  // with the most of them.
+  search(query) {
+    const all = this.engine.search(query);
+    return all.length ? all : this.engine.search(query, { combineWith: "OR" });
   }
 
   render(query) {
@@ -57,13 +70,29 @@ export class SearchBox {
       link.tabIndex = -1;
       const label = document.createElement("span");
       label.className = "result-label";
-      label.textContent = `${result.label} · ${result.chapter}`;
+      label.textContent = `${result.label} · ${result.chapter}${result.covers ? `: ${result.covers}` : ""}`;
       link.append(label, document.createTextNode(result.title));
+      const alias = this.matchedAlias(result);
+      if (alias) {
+        const also = document.createElement("span");
+        also.className = "result-alias";
+        also.textContent = ` · ${alias}`;
+        link.append(also);
+      }
       item.append(link);
       this.list.append(item);
     });
     if (this.selected >= 0) this.input.setAttribute("aria-activedescendant", `search-result-${this.selected}`);
     else this.input.removeAttribute("aria-activedescendant");
+  }
+
+  // The name the reader typed when it is not the title (GQA finds "KV cache size"): the alias matched.
+  matchedAlias(result) {
+    const terms = Object.entries(result.match || {})
+      .filter(([, fields]) => fields.includes("aliases") && !fields.includes("title")).map(([term]) => term);
+    if (!terms.length || !result.aliases) return "";
+    const split = (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u);
+    return result.aliases.split(" · ").find((alias) => split(alias).some((word) => terms.includes(word))) || "";
   }
 
   key(event) {

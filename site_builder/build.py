@@ -8,6 +8,7 @@ the old site only once complete.  A failed build leaves the last good site as it
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import shutil
 import subprocess
@@ -48,6 +49,17 @@ def source_date() -> str:
         return out.stdout.strip() or "1970-01-01"
     except (OSError, subprocess.SubprocessError):
         return "1970-01-01"
+
+
+def licences() -> dict:
+    """What the project's files say about licences: a licence file, if any, and package.json's
+    ``license`` for our code; package-lock.json's for each package the site serves."""
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    files = sorted(p.name for p in ROOT.iterdir() if p.is_file() and p.name.upper().startswith(("LICENSE", "LICENCE", "COPYING")))
+    served = [(name, lock[f"node_modules/{name}"]["version"], lock[f"node_modules/{name}"].get("license", "not stated"))
+              for name in package.get("dependencies", {})]
+    return {"files": files, "code": package.get("license", ""), "served": served}
 
 
 def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
@@ -130,13 +142,15 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files[wasm + ".xz"] = xz.compressed(files[wasm], wasm)
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
-    files["search-index.json"] = search.index_json(entries)
+    files["search-index.json"] = search.index_json(entries, checked.chapters)
     sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir)
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
-    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date(), checked.presets)
+    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date(),
+                        presets=checked.presets, chapters=checked.chapters)
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()
+    files["about/index.html"] = renderer.about(licences(), prompts).encode()
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
@@ -157,7 +171,7 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     for alias, target in aliases(entries).items():
         files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
     files["sw.js"] = offline.service_worker(files)
-    counts = {"pages": len(entries) + 3 + bool(prompts), "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
+    counts = {"pages": len(entries) + 4 + bool(prompts), "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
     return files, counts
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from . import markdown, math, tolerance
 from .entry import Entry
 from .errors import Problems, shown
-from .load import load_all, load_synthesis
+from .load import load_all, load_chapters, load_synthesis
 from .presets import check_fill, load_presets
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
@@ -69,18 +69,21 @@ class Checked:
     prompts: tuple
     intro: str
     presets: dict = field(default_factory=dict)   # kind -> id -> Preset (entries/presets/)
+    chapters: dict = field(default_factory=dict)   # chapter number -> Chapter, from entries/_chapters.yaml
 
 
 def check_bank(entries_dir: Path, problems: Problems) -> Checked:
     """Load every entry and the synthesis prompts, check them and typeset their TeX, recording problems."""
     entries = load_all(entries_dir, problems)
     prompts, intro = load_synthesis(entries_dir, problems)
+    chapters = load_chapters(entries_dir, problems)
     calculators = check_entries(entries, problems)
     presets = load_presets(entries_dir, problems)
     check_fill(entries, presets, calculators, problems)
     check_synthesis(prompts, entries, problems)
+    check_chapters(chapters, entries, problems)
     typeset, css = check_tex(entries, problems, prompts) if entries else ({}, "")
-    return Checked(entries, calculators, typeset, css, prompts, intro, presets)
+    return Checked(entries, calculators, typeset, css, prompts, intro, presets, chapters)
 
 
 def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calculator]:
@@ -440,6 +443,19 @@ def check_synthesis(prompts, entries: list[Entry], problems: Problems) -> None:
         for ref in prompt.entries:
             if str(ref) not in keys:
                 _add(problems, prompt.where, f"{prompt.id}: no entry with id {ref!r}")
+
+
+def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> None:
+    """A chapter's description agrees with its entries: same Part, and no entry in an undescribed chapter."""
+    if not chapters:
+        return
+    for entry in entries:
+        chapter = chapters.get(entry.chapter)
+        if chapter is None:
+            _add(problems, entry.at("chapter"), f"chapter: {entry.chapter} is not described in entries/_chapters.yaml")
+        elif chapter.part != entry.part:
+            _add(problems, chapter.where, f"chapter {chapter.number}: part {chapter.part}, but entry {entry.key} "
+                                          f"of that chapter is in Part {entry.part}")
 
 
 def check_tex(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dict, str]:

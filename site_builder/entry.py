@@ -149,6 +149,7 @@ class Entry:
     plots: tuple[Plot, ...] = ()
     feeds: tuple[Feed, ...] = ()
     may_be_infinite: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()   # other names readers search for it by
     solve: dict | None = field(default=None, hash=False)   # the question usually asked backwards: {input, output}
     fill: tuple[Fill, ...] = ()
     where: Where | None = field(default=None, compare=False)
@@ -215,3 +216,20 @@ class Synthesis:
     entries: tuple
     correction: str = ""
     where: Where | None = field(default=None, compare=False)
+    groups: tuple = ()   # (label, entries) in the prompt's order, when it names parts (S4's four budgets)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """What one chapter of the book covers (entries/_chapters.yaml); its entries are the ones whose
+    ``chapter`` names it."""
+
+    number: int
+    part: str
+    short: str
+    covers: str
+    where: Where | None = field(default=None, compare=False)
+
+    @property
+    def part_title(self) -> str:
+        return PART_TITLES[self.part]

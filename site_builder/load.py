@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from .cache import Cache, key
-from .entry import Case, Check, Entry, Feed, Fill, Input, Output, Plot, Synthesis, Where
+from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Fill, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
 
 if TYPE_CHECKING:
@@ -206,6 +206,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
                          log_y=p.get("log_y", False), points=p.get("points", 60), caption=p.get("caption", ""),
                          where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
         may_be_infinite=tuple(raw.get("may_be_infinite", [])),
+        aliases=tuple(raw.get("aliases", [])),
         solve=dict(raw["solve"]) if "solve" in raw else None,
         feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
                     for k, f in enumerate(raw.get("feeds", []))),
@@ -255,13 +256,78 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
     raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER))
     prompts = []
     for k, item in enumerate(raw.get("prompts", [])):
-        unknown = set(item) - {"id", "text", "entries", "correction"}
-        if unknown or not {"id", "text", "entries"} <= set(item):
-            problems.add(path, tree.line(("prompts", k)), f"prompts[{k}]: keys are id, text, entries and optionally correction")
+        unknown = set(item) - {"id", "text", "entries", "groups", "correction"}
+        if unknown or not {"id", "text"} <= set(item) or ("entries" in item) == ("groups" in item):
+            problems.add(path, tree.line(("prompts", k)),
+                         f"prompts[{k}]: keys are id, text, entries (or groups) and optionally correction")
             continue
-        prompts.append(Synthesis(item["id"], item["text"], tuple(item["entries"]), item.get("correction", ""),
-                                 Where(path, tree.line(("prompts", k)))))
+        groups = ()
+        if "groups" in item:
+            if not all(isinstance(g, dict) and set(g) == {"label", "entries"} for g in item["groups"]):
+                problems.add(path, tree.line(("prompts", k, "groups")), f"prompts[{k}].groups: each group is label and entries")
+                continue
+            groups = tuple((g["label"], tuple(g["entries"])) for g in item["groups"])
+        entries = tuple(item["entries"]) if "entries" in item else tuple(e for _, group in groups for e in group)
+        prompts.append(Synthesis(item["id"], item["text"], entries, item.get("correction", ""),
+                                 Where(path, tree.line(("prompts", k))), groups))
     return tuple(prompts), raw.get("intro", "")
+
+
+CHAPTERS_FILE = "_chapters.yaml"
+CHAPTER_COUNT = 17
+
+
+def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
+    """What each chapter covers, from entries/_chapters.yaml if present: every chapter 1-17 once,
+    in order, each with its part, a short description and a longer one."""
+    path = Path(root) / CHAPTERS_FILE
+    if not path.exists():
+        return {}
+    tree = _Tree(path, problems)
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problems.add(path, mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', exc)}")
+        return {}
+    raw = tree.build(node) if node is not None else None
+    items = raw.get("chapters") if isinstance(raw, dict) else None
+    if not isinstance(items, list):
+        problems.add(path, 1, "expected a list under 'chapters:', one item per chapter 1-17")
+        return {}
+    chapters: dict[int, Chapter] = {}
+    keys = {"chapter", "part", "short", "covers"}
+    for k, item in enumerate(items):
+        line = tree.line(("chapters", k))
+        if not isinstance(item, dict) or set(item) != keys:
+            problems.add(path, line, f"chapters[{k}]: keys are chapter, part, short and covers, all required")
+            continue
+        number, part = item["chapter"], item["part"]
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= CHAPTER_COUNT:
+            problems.add(path, line, f"chapters[{k}].chapter: {number!r} is not a chapter 1-{CHAPTER_COUNT}")
+            continue
+        if number in chapters:
+            problems.add(path, line, f"chapters[{k}]: chapter {number} is described twice")
+            continue
+        if part not in PART_TITLES:
+            problems.add(path, line, f"chapters[{k}].part: {part!r} is not one of {', '.join(PART_TITLES)}")
+            continue
+        texts = {name: " ".join(str(item[name] or "").split()) for name in ("short", "covers")}
+        empty = [name for name, text in texts.items() if not text]
+        if empty:
+            problems.add(path, line, f"chapters[{k}].{empty[0]}: must not be empty")
+            continue
+        if len(texts["short"]) > 60:
+            problems.add(path, tree.line(("chapters", k, "short")),
+                         f"chapters[{k}].short: {len(texts['short'])} characters; at most 60 fit an entry's kicker")
+            continue
+        chapters[number] = Chapter(number, part, texts["short"], texts["covers"], Where(path, line))
+    missing = [n for n in range(1, CHAPTER_COUNT + 1) if n not in chapters]
+    if missing and len(chapters) == len(items):
+        problems.add(path, 1, f"chapters: no description of chapter {', '.join(map(str, missing))}; every chapter 1-{CHAPTER_COUNT} needs one")
+    if list(chapters) != sorted(chapters):
+        problems.add(path, 1, "chapters: list the chapters in order, 1 to 17")
+    return chapters
 
 
 def load_all(root: Path, problems: Problems) -> list[Entry]:

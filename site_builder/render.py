@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from . import markdown, presets
 from .assets import Assets
 from .entry import PART_TITLES, Entry
-from .runtime.citation import entry_citation, run_citation
+from .runtime.citation import book_bibtex, entry_citation, run_citation
 from .runtime import units
 from .runtime.numbers import write_input
 
@@ -56,9 +56,10 @@ def script_json(value) -> Markup:
 
 class Renderer:
     def __init__(self, entries: list[Entry], math: dict, assets: Assets, site_url: str = "", date: str = "1970-01-01",
-                 presets: dict | None = None):
+                 presets: dict | None = None, chapters: dict | None = None):
         self.entries = entries
         self.presets = presets or {}
+        self.chapter_notes = chapters or {}
         self.by_key = {e.key: e for e in entries}
         self.by_url = {e.url: e for e in entries}
         self.math = math
@@ -74,10 +75,22 @@ class Renderer:
         """One inline TeX symbol, typeset (check.tex_sources sent every symbol to KaTeX)."""
         return Markup(self.math[(symbol.strip(), False)]) if symbol.strip() else Markup("")
 
-    @staticmethod
-    def source(text: str) -> str:
-        """Where in the book a case is printed, for readers: the seed file's name gives way to its part's."""
-        return re.sub(r"^[0-9]{3}_[0-9a-f]+\.txt \(([^)]*)\)", r"\1", text)
+    def chapter(self, number: int):
+        """What chapter ``number`` covers (a Chapter), or None when entries/_chapters.yaml is absent."""
+        return self.chapter_notes.get(number)
+
+    def source(self, text: str) -> Markup:
+        """Where in the book a case is printed, for readers: the seed file's name gives way to its part's,
+        and a chapter named there links to what it covers."""
+        plain = re.sub(r"^[0-9]{3}_[0-9a-f]+\.txt \(([^)]*)\)", r"\1", text)
+
+        def link(m: re.Match) -> str:
+            chapter = self.chapter(int(m.group(1)))
+            if chapter is None:
+                return m.group(0)
+            return (f'<a href="/chapters/#ch-{chapter.number}">Chapter {chapter.number}</a> '
+                    f'<span class="chapter-short">({escape(chapter.short)})</span>')
+        return Markup(re.sub(r"\bChapter (\d+)\b", link, str(escape(plain))))
 
     def printed(self, text: str) -> str:
         """A printed value as plain text ('1.56\\times10^{23}' -> '1.56×10²³'), typeset where it needs math."""
@@ -91,20 +104,41 @@ class Renderer:
         return self.env.get_template(template).render(assets=self.assets, r=self, **context)
 
     def index(self) -> str:
-        parts = [(numeral, title, [e for e in self.entries if e.in_bank and e.part == numeral])
-                 for numeral, title in PART_TITLES.items()]
+        parts = []
+        for numeral, title in PART_TITLES.items():
+            bank = [e for e in self.entries if e.in_bank and e.part == numeral]
+            # Each Part's entries under their chapters, in the bank's order.
+            groups = [(c, [e for e in bank if e.chapter == c]) for c in sorted({e.chapter for e in bank})]
+            parts.append((numeral, title, groups))
         toolkit = sorted((e for e in self.entries if not e.in_bank), key=lambda e: (e.chapter, e.title.lower()))
         return self._page("index.html", parts=parts, toolkit=toolkit, count=sum(e.in_bank for e in self.entries))
 
     def synthesis(self, prompts, intro: str) -> str:
-        linked = [(p, [self.by_key[str(k)] for k in p.entries]) for p in prompts]
+        linked = [(p, [self.by_key[str(k)] for k in p.entries],
+                   [(label, [self.by_key[str(k)] for k in group]) for label, group in p.groups]) for p in prompts]
         return self._page("synthesis.html", prompts=linked, intro=intro)
+
+    def about(self, licences: dict, prompts=()) -> str:
+        """The book, what the site is, how its numbers are checked, how to cite it, and the licences."""
+        bank = [e for e in self.entries if e.in_bank]
+        cases = [c for e in self.entries for c in e.cases]
+        origins = {}
+        for c in cases:
+            origins[c.origin] = origins.get(c.origin, 0) + 1
+        example = self.by_key.get("35") or self.entries[0]
+        meta = self.meta(example)
+        return self._page(
+            "about.html", bank=bank, toolkit=[e for e in self.entries if not e.in_bank], cases=cases, origins=origins,
+            inverse=sum(1 for c in cases if c.solve), errata=sum(1 for c in cases for k in c.checks if k.erratum),
+            checks=sum(len(c.checks) for c in cases), prompts=prompts, licences=licences,
+            book_bibtex=book_bibtex(), example=example, example_citation=entry_citation(meta),
+        )
 
     def not_found(self) -> str:
         return self._page("404.html")
 
     def chapters(self) -> str:
-        chapters = sorted({e.chapter for e in self.entries})
+        chapters = sorted({e.chapter for e in self.entries} | set(self.chapter_notes))
         return self._page("chapters.html", chapters=[(c, [e for e in self.entries if e.chapter == c]) for c in chapters])
 
     def alias(self, entry: Entry) -> str:

@@ -1,4 +1,8 @@
-"""The search index: titles, statements, symbols, chapters and toolkit topics, as MiniSearch documents.
+"""The search index: titles, aliases, statements, symbols, chapters and toolkit topics, as MiniSearch documents.
+
+An entry's ``aliases`` (the field's vocabulary: GQA, Chinchilla, learning rate) are searched like
+its title; the dialog forgives typos (pyodide_app/search.js, ``fuzzy``), and
+tests/data/search-queries.yaml lists what readers type and what each must find.
 
 Symbols are indexed as a reader types them: ``\\kappa`` as ``kappa``, ``H_{kv}`` as ``h_kv``
 (and ``hkv``), ``d_{\\text{head}}`` as ``d_head``.
@@ -40,19 +44,23 @@ def _plain(markdown: str) -> str:
     return " ".join(re.sub(r"[{}_^]", " ", text).split())
 
 
-def index_documents(entries: list[Entry]) -> list[dict]:
+def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[dict]:
+    """One document per entry; ``chapters`` (number -> Chapter) adds what the entry's chapter covers,
+    shown with each result."""
+    chapters = chapters or {}
     docs = []
     for e in entries:
         tex = [f for f, _ in markdown.fragments(e.statement)] + [i.symbol for i in e.inputs] + [o.symbol for o in e.outputs]
         symbols = sorted({w for t in tex for w in symbol_words(t)} | {i.name.lower() for i in e.inputs})
         docs.append({
-            "id": e.key, "url": e.url, "label": e.label, "title": e.title,
-            "chapter": f"Chapter {e.chapter}", "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
+            "id": e.key, "url": e.url, "label": e.label, "title": e.title, "aliases": " · ".join(e.aliases),
+            "chapter": f"Chapter {e.chapter}", "covers": chapters[e.chapter].short if e.chapter in chapters else "",
+            "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
             "statement": _plain(e.statement), "symbols": " ".join(symbols),
             "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
         })
     return docs
 
 
-def index_json(entries: list[Entry]) -> bytes:
-    return json.dumps(index_documents(entries), ensure_ascii=False, separators=(",", ":")).encode()
+def index_json(entries: list[Entry], chapters: dict | None = None) -> bytes:
+    return json.dumps(index_documents(entries, chapters), ensure_ascii=False, separators=(",", ":")).encode()

@@ -16,7 +16,7 @@ from .entry import Entry
 
 ROOT = Path(__file__).resolve().parent.parent
 NETLIFY = ROOT / "netlify.toml"
-PAGES = ("/", "/chapters/", "/synthesis/", "/404.html")
+PAGES = ("/", "/chapters/", "/synthesis/", "/about/", "/404.html")
 BEGIN, END = "# BEGIN entry aliases (python -m site_builder urls --write)", "# END entry aliases"
 
 

@@ -39,7 +39,7 @@ def test_the_policy_uses_only_directives_every_engine_knows(server):
     assert directives[0] == "default-src"   # what the policy leaves out falls back to it
 
 
-@pytest.mark.parametrize("path", ["/", "/35/", "/19/", "/46/", "/toolkit/softmax/", "/chapters/", "/synthesis/",
+@pytest.mark.parametrize("path", ["/", "/35/", "/19/", "/46/", "/toolkit/softmax/", "/chapters/", "/synthesis/", "/about/",
                                   "/35/?embed=1", "/kv-cache-size/", "/no-such-page/"])
 def test_no_csp_violation_anywhere(browser, server, path):
     context = browser.new_context()

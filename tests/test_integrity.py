@@ -36,7 +36,7 @@ def audit_context(browser):
     context.close()
 
 
-PAGES = ["/", "/chapters/", "/synthesis/"] + [e.url for e in ENTRIES]
+PAGES = ["/", "/chapters/", "/synthesis/", "/about/"] + [e.url for e in ENTRIES]
 
 
 @pytest.mark.browser

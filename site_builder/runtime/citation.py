@@ -7,28 +7,60 @@ with each result, so the page and the build write citations the same way.
 from __future__ import annotations
 
 BOOK = "The Arithmetic of Intelligence"
+# The book's texts name no author, publisher or year: a citation gives none rather than invent them,
+# and says so where a reader would look for them.
+UNNAMED = "The book's texts name no author, publisher or year; add them from your copy."
 
 
 def _key(meta: dict, suffix: str = "") -> str:
-    return "derivationbank" + "".join(ch for ch in str(meta["id"]) if ch.isalnum()) + suffix
+    return "arithmeticofintelligence-" + "".join(ch for ch in str(meta["id"]) if ch.isalnum()) + suffix
 
 
 def _bib_escape(text: str) -> str:
     return "".join("\\" + ch if ch in "&%$#_{}" else ch for ch in text)
 
 
+def _place(meta: dict) -> str:
+    """Where in the book the entry is: a numbered result of the Derivation Bank (Appendix A), derived in a
+    chapter, or toolkit material of Chapter 1 or 2."""
+    if str(meta["id"]).isdigit():
+        return f"Appendix A (The Derivation Bank), entry {meta['id']}, derived in Chapter {meta['chapter']}"
+    return f"Chapter {meta['chapter']} (toolkit)"
+
+
+def _part(meta: dict) -> str:
+    """The part of the book an entry is, for BibTeX's ``chapter`` field."""
+    if str(meta["id"]).isdigit():
+        return f"Appendix A, The Derivation Bank, entry {meta['id']}: {meta['title']}"
+    return f"Chapter {meta['chapter']}: {meta['title']}"
+
+
+BOOK_KEY = "arithmeticofintelligence"
+
+
+def book_bibtex() -> str:
+    """The book itself, as a book: its title and nothing the texts do not give."""
+    return "\n".join([f"% {UNNAMED}", f"@book{{{BOOK_KEY},", f"  title = {{{{{BOOK}}}}}", "}"])
+
+
 def entry_citation(meta: dict) -> dict:
-    where = f"{meta['label']}, after {BOOK}, Chapter {meta['chapter']}"
-    text = (f"Derivation Bank, {meta['label']}: “{meta['title']}” (after {BOOK}, Chapter {meta['chapter']}). "
-            f"{meta['url']} (site version {meta['version']}).")
+    """An entry as part of the book (an @inbook of the @book), read at the entry's page: the site is
+    where it is read, not its author."""
+    place = _place(meta)
+    text = (f"“{meta['title']}”. In {BOOK}, {place}. "
+            f"Read at {meta['url']} (site version {meta['version']}).")
+    derived = f"Derived in Chapter {meta['chapter']}. " if str(meta["id"]).isdigit() else ""
     bibtex = "\n".join([
-        f"@misc{{{_key(meta)},",
-        f"  title        = {{{{{_bib_escape(meta['title'])}}}}},",
-        "  author       = {{Derivation Bank}},",
-        f"  howpublished = {{\\url{{{meta['url']}}}}},",
-        f"  note         = {{{_bib_escape(where)}. Site version {meta['version']}}},",
-        f"  year         = {{{meta['date'][:4]}}}",
+        f"@inbook{{{_key(meta)},",
+        f"  crossref     = {{{BOOK_KEY}}},",
+        f"  title        = {{{{{BOOK}}}}},",
+        f"  chapter      = {{{_bib_escape(_part(meta))}}},",
+        f"  howpublished = {{Read at \\url{{{meta['url']}}}}},",
+        f"  url          = {{{meta['url']}}},",
+        f"  note         = {{{derived}Site version {meta['version']}}}",
         "}",
+        "",
+        book_bibtex(),
     ])
     return {"text": text, "bibtex": bibtex}
 
@@ -37,16 +69,15 @@ def run_citation(meta: dict, inputs: list[tuple[str, str]], outputs: list[tuple[
     """``inputs``: (name, value as typed); ``outputs``: (label, value as written)."""
     given = ", ".join(f"{n} = {v}" for n, v in inputs)
     found = "; ".join(f"{label} = {value}" for label, value in outputs)
-    text = (f"Derivation Bank, {meta['label']}: “{meta['title']}”, computed with {given}: {found}. "
-            f"{url} (site version {meta['version']}, accessed {accessed}).")
+    text = (f"“{meta['title']}”, computed with {given}: {found}. {BOOK}, {_place(meta)}; "
+            f"computed at {url} (site version {meta['version']}, accessed {accessed}).")
     bibtex = "\n".join([
-        f"@misc{{{_key(meta, 'run')},",
+        f"@misc{{{_key(meta, '-run')},",
         f"  title        = {{{{{_bib_escape(meta['title'])}: computation}}}},",
-        "  author       = {{Derivation Bank}},",
-        f"  howpublished = {{\\url{{{url}}}}},",
-        f"  note         = {{{_bib_escape(meta['label'])}. Inputs: {_bib_escape(given)}. Results: {_bib_escape(found)}. "
-        f"Site version {meta['version']}}},",
-        f"  year         = {{{accessed[:4]}}},",
+        f"  howpublished = {{Computed at \\url{{{url}}}}},",
+        f"  note         = {{After {BOOK}, {_bib_escape(_place(meta))}. Inputs: {_bib_escape(given)}. "
+        f"Results: {_bib_escape(found)}. Site version {meta['version']}}},",
+        f"  url          = {{{url}}},",
         f"  urldate      = {{{accessed}}}",
         "}",
     ])
