@@ -4,6 +4,7 @@
 // the defaults are in the HTML.
 import { boot, booted, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
+import { setupInputs, showEchoes } from "./inputs.js";
 
 const script = document.getElementById("page-script");
 const spec = JSON.parse(document.getElementById("entry-spec").textContent);
@@ -97,7 +98,7 @@ async function updateShare() {
   const accessed = new Date().toISOString().slice(0, 10);
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS);
+    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed, units: units() }, WATCHDOG_MS);
   } catch (err) {
     return;
   }
@@ -113,6 +114,7 @@ async function updateShare() {
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
     document.getElementById("cite-run-bibtex").textContent = share.bibtex;
+    document.dispatchEvent(new CustomEvent("share-link"));
   }
 }
 
@@ -132,11 +134,13 @@ async function recompute() {
   if (reply.ok) {
     showErrors({});
     showResult(reply.value);
+    showEchoes(form, reply.value.echo, names);
     scheduleShare();
     scheduleExtras(reply.value);
     setStatus("ready", "Computed by Python in your browser.");
   } else {
     showErrors(reply.errors);
+    showEchoes(form, {}, Object.keys(reply.errors));
     if (!reply.errors.inputs) setStatus("stale", "Showing the last valid results, marked stale, until the inputs are fixed.");
   }
 }
@@ -206,6 +210,7 @@ for (const pair of chosenUnits.split(",")) {
 for (const menu of unitMenus) menu.addEventListener("change", () => recompute());
 
 setupPractice(spec);
+setupInputs(form);
 
 // ---- a shared link: fill the form from the query string
 const linked = {};
