@@ -319,7 +319,11 @@ def write_input(value) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
+        # Not k: a thousand could be read as 1024 (the reader's 32k context), and a whole number
+        # below a million reads as plainly without it (5120, not 5.12k).
         for suffix, exp in sorted(SUFFIXES.items(), key=lambda kv: -kv[1]):
+            if exp < 6:
+                continue
             scaled = Fraction(value, 10**exp)
             if abs(value) >= 10**exp and scaled.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100):
                 text = f"{float(scaled):g}"
