@@ -3,7 +3,6 @@
 // calculator, and the QR code of the current computation (its encoder loaded only when the
 // reader opens it).  Every text here is set as text, never as markup.
 
-const SVG = "http://www.w3.org/2000/svg";
 
 // Put one value in a field and let the page recompute as if the reader had typed it.
 function fill(form, values, reset) {
@@ -75,8 +74,9 @@ export function setupInputs(form) {
 let encoder = null;
 let shown = "";
 
-function qrSvg(encode, url) {
+function qrSvg(encode, url, ns) {
   const { size, data } = encode(url, { ecc: "M", border: 4 });
+  const SVG = ns;
   const scale = 4;
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("width", String(size * scale));
@@ -102,13 +102,12 @@ async function drawQr(url) {
   const { encode } = await encoder;
   shown = url;
   const figure = details.querySelector("figure.qr");
-  const svg = qrSvg(encode, url);
-  const old = figure.querySelector("svg");
-  if (old) old.replaceWith(svg); else figure.prepend(svg);
+  const old = figure.querySelector("svg");   // the build's code of the bare entry, until now
+  const svg = qrSvg(encode, url, old.namespaceURI);
+  old.replaceWith(svg);
   document.getElementById("qr-url").textContent = url;
   const download = document.getElementById("qr-download");
   const copy = svg.cloneNode(true);
-  copy.setAttribute("xmlns", SVG);
   copy.querySelector("path").setAttribute("fill", "#000");
   const blob = new Blob([new XMLSerializer().serializeToString(copy)], { type: "image/svg+xml" });
   if (download.href.startsWith("blob:")) URL.revokeObjectURL(download.href);
