@@ -74,7 +74,7 @@ CHOICES: dict[str, dict[str, str]] = {
     "count": {"suffix": "k, M, B, T", "plain": "plain", "sci": "scientific"},
 }
 # How an entry's own format writes a family's values, named for the menu's default option.
-FORMAT_NAMES = {"sig": "plain up to 10⁹, then scientific", "int": "plain, in full", "sci": "scientific",
+FORMAT_NAMES = {"sig": "plain, scientific from 10⁹", "int": "plain, in full", "sci": "scientific",
                 "fixed": "plain", "percent": "plain"}
 
 
@@ -86,7 +86,7 @@ def default_name(fam: str, formats: list[str]) -> str:
         name = CHOICES.get(fam, {}).get("auto", "with an SI prefix") if kind == "si" else FORMAT_NAMES.get(kind, "plain")
         if name not in names:
             names.append(name)
-    return "Default: " + (names[0] if len(names) == 1 else "as each result is written (" + "; ".join(names) + ")")
+    return "Default: " + (names[0] if len(names) == 1 else "as each result is written")
 
 
 SUFFIX_STEPS = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")]
