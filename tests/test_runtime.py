@@ -89,7 +89,9 @@ def test_values_written_for_links_carry_no_floating_point_noise():
     assert [write_input(v) for v in (5.000000000000001, 0.1 + 0.2, 1.3e10 * (1 + 1e-15), [0.1 + 0.2, 4.999999999999999])] == [
         "5", "0.3", "13B", "0.3, 5"]
     assert write_input(1 / 3) == "0.333333333333"
-    assert [write_input(v) for v in (5120, 1000.0, 122070, 2_000_000)] == ["5120", "1000", "122070", "2M"]  # never k: 1000 or 1024?  # twelve figures: far beyond any input's precision
+    assert [write_input(v) for v in (5120, 1000.0, 122070, 2_000_000)] == ["5120", "1000", "122070", "2M"]  # never k: 1000 or 1024?
+    assert [write_input(v) for v in (32487084513.6, 2.5e6 + 0.5, 1048576, 859852290000000)] == [
+        "32.4870845136B", "2.5000005M", "1048576", "859852.29B"]  # twelve figures: far beyond any input's precision
 
 
 def test_intervals_parse_print_and_contain():

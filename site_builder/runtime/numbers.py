@@ -326,8 +326,12 @@ def write_input(value) -> str:
                 continue
             scaled = Fraction(value, 10**exp)
             if abs(value) >= 10**exp and scaled.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100):
-                text = f"{float(scaled):g}"
+                text = f"{float(scaled):.15g}"  # :g alone kept six figures (859852.29B was written 859852B)
                 if "e" not in text:
                     return text + suffix
         return str(value)
+    if isinstance(value, float) and 1e6 <= abs(value) < 1e15:  # 32.4870845136B, not 32487084513.6
+        for suffix, exp in sorted(SUFFIXES.items(), key=lambda kv: -kv[1]):
+            if exp >= 6 and abs(value) >= 10**exp:
+                return f"{value / 10**exp:.12g}{suffix}"
     return repr(value).replace("e+", "e")
