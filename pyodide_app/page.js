@@ -11,6 +11,7 @@ import { reboot, running, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
 import { setupPresets } from "./presets.js";
 import { setupSolve } from "./solve.js";
+import { setupInputs, showEchoes } from "./inputs.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets;   // this page's solve panel and preset menus
@@ -104,7 +105,7 @@ async function updateShare() {
   const mine = current;
   let reply;
   try {
-    reply = await (solve.share(accessed) || runner.call("run", { entry: spec.id, raw: rawInputs(), accessed }, WATCHDOG_MS));
+    reply = await (solve.share(accessed) || runner.call("run", { entry: spec.id, raw: rawInputs(), accessed, units: units() }, WATCHDOG_MS));
   } catch (err) {
     return;
   }
@@ -121,6 +122,7 @@ async function updateShare() {
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
     document.getElementById("cite-run-bibtex").textContent = share.bibtex;
+    document.dispatchEvent(new CustomEvent("share-link"));
   }
 }
 
@@ -141,11 +143,13 @@ async function recompute() {
   if (reply.ok) {
     showErrors({});
     showResult(reply.value);
+    showEchoes(form, reply.value.echo, names);
     scheduleShare();
     scheduleExtras(reply.value);
     setStatus("ready", "Computed by Python in your browser.");
   } else {
     showErrors(reply.errors);
+    showEchoes(form, {}, Object.keys(reply.errors));
     if (!reply.errors.inputs) setStatus("stale", "Showing the last valid results, marked stale, until the inputs are fixed.");
   }
 }
@@ -362,6 +366,7 @@ function initPage() {
   for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); recompute(); });
 
   setupPractice(spec);
+  setupInputs(form);
   solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
 
   // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)

@@ -263,7 +263,7 @@ export function setupSolve(page) {
   hooks.share = (accessed) => {
     if (!active) return null;
     const q = active;
-    return runner.call("run", { entry: spec.id, raw: page.rawInputs(), accessed }, page.watchdog).then((reply) => {
+    return runner.call("run", { entry: spec.id, raw: page.rawInputs(), accessed, units: page.units() }, page.watchdog).then((reply) => {
       const share = reply.ok && reply.value.share;
       if (!share || share.url.includes("solve=")) return reply;
       const url = hooks.pretty(`${spec.meta.url}?${hooks.search(share.query)}`);

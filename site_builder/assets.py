@@ -56,6 +56,7 @@ class Assets:
     search_index: str
     runtime: tuple[str, ...]
     version: str
+    qr_js: str = ""   # the QR encoder, loaded only when a reader opens the QR code
 
 
 def _katex_css(css: bytes) -> bytes:
@@ -101,6 +102,8 @@ def vendored() -> dict[str, bytes | Path]:
     files[f"vendor/uplot/{uv}/uPlot.min.css"] = NODE_MODULES / "uplot" / "dist" / "uPlot.min.css"
     mv = package_version("minisearch")
     files[f"vendor/minisearch/{mv}/index.js"] = NODE_MODULES / "minisearch" / "dist" / "es" / "index.js"
+    qv = package_version("uqr")
+    files[f"vendor/uqr/{qv}/index.mjs"] = NODE_MODULES / "uqr" / "dist" / "index.mjs"
     xv = package_version("xz-decompress")
     files[f"vendor/xz-decompress/{xv}/xz-decompress.mjs"] = _as_module(
         (NODE_MODULES / "xz-decompress" / "dist" / "package" / "xz-decompress.min.js").read_bytes())
@@ -151,4 +154,5 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         search_index=url("search-index.json"),
         runtime=tuple(url(p) for p in files if p.startswith("static/runtime/")),
         version=version,
+        qr_js="/" + next(p for p in files if p.startswith("vendor/uqr/")),
     )

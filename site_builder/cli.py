@@ -124,6 +124,9 @@ def _compute(args) -> int:
             continue
         raw[name] = value
     calc = Calculator(entry.spec())
+    for name, echo in calc.echoes(raw).items():  # a value that could be read two ways: say how it was read
+        other = f"; for {echo['alternative_text']} write {name}={echo['alternative']}" if echo.get("alternative") else ""
+        print(f"note: {name}: {echo['text']}{other}".replace(NBSP, " "), file=sys.stderr)
     if args.solve:
         if len(targets) != 1:
             print(f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "

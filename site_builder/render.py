@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
@@ -19,7 +19,7 @@ from .assets import Assets
 from .entry import PART_TITLES, Entry
 from .runtime.citation import book_bibtex, entry_citation, run_citation
 from .runtime import units
-from .runtime.numbers import write_input
+from .runtime.numbers import reading, write_input
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -214,6 +214,18 @@ class Renderer:
         scale = " (logarithmic axis)" if plot.log_x else ""
         return f"Chart of {', '.join(outputs[n].label for n in plot.y)} against {x.label}{scale}. " + " ".join(parts)
 
+    @staticmethod
+    def case_query(case) -> str:
+        """The query string that loads a worked case into the calculator: its inputs, and for an
+        inverse case its question in the page's notation (``solve=s&total<=80GB``)."""
+        query = urlencode({n: write_input(v) for n, v in case.inputs.items()})
+        q = case.inverse
+        if q:
+            sense = {"=": "", "<=": "<", ">=": ">"}[q["sense"]]
+            question = f"solve={quote(q['input'])}&{quote(q['output'])}{sense}={quote(str(q['target']), safe='')}"
+            query = f"{query}&{question}" if query else question
+        return query
+
     def entry(self, entry: Entry, defaults: dict, cases: dict, qr_svg: str = "", extras: dict | None = None) -> str:
         """``defaults``: the run on default inputs; ``cases``: case id -> run on its inputs;
         ``extras``: the default inputs' plot sweeps and elasticities."""
@@ -244,8 +256,14 @@ class Renderer:
             "entry.html", entry=entry, spec=spec, defaults=defaults, cases=cases, canonical=meta["url"],
             summary=summary, citation=citation, example_query=example, qr_svg=Markup(qr_svg),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
+            default_echo={i.name: reading(write_input(i.default), is_list=i.type == "list")
+                          for i in entry.inputs if i.type != "choice"},
+            case_queries={case.id: self.case_query(case) for case in entry.cases},
             previous=bank[i - 1] if i > 0 else None, next=bank[i + 1] if i + 1 < len(bank) else None,
             related=related, cited_by=cited_by, feeds=feeds, fill=fill, unit_menus=self.unit_menus(entry),
+            unit_defaults={fam: units.default_name(fam, [o.format for o in entry.outputs
+                                                         if o.unit in units.UNITS and units.family(o.unit) == fam])
+                           for fam, _ in self.unit_menus(entry)},
             plots=list(zip(entry.plots, extras["sweeps"])), elasticities=extras["elasticities"],
             scaled_outputs=[o for o in entry.outputs
                             if any(row.get(o.name) is not None for row in extras["elasticities"].values())],

@@ -129,3 +129,19 @@ def test_an_unknown_option_is_still_an_error(capsys):
     with pytest.raises(SystemExit):
         main(["compute", "35", "--bogus"])
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_compute_reads_context_lengths_powers_and_lists_as_readers_write_them(capsys):
+    assert main(["compute", "35", "s=32K", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["inputs"]["s"] == 32000
+    assert "note: s: 32K read as 32,000 (K = 10³); for 32,768 write s=32Ki" in captured.err
+    assert main(["compute", "35", "s=2^17", "B=1 000", "--json"]) == 0
+    inputs = json.loads(capsys.readouterr().out)["inputs"]
+    assert (inputs["s"], inputs["B"]) == (131072, 1000)
+    assert main(["compute", "38", "z=5,100,7", "v=1,2,3", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["inputs"]["z"] == [5.0, 100.0, 7.0]
+    assert "commas separate the numbers, never thousands" in captured.err
+    assert main(["compute", "38", "z=1000,1001,999,1002", "v=1,2,3,4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["inputs"]["z"] == [1000.0, 1001.0, 999.0, 1002.0]

@@ -24,10 +24,16 @@ from tests.conftest import load_bank
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Values as readers write them, read alike by both Pythons (with the same echo).
+TYPED = {"35": [{"s": "32K"}, {"s": "128Ki"}, {"s": "2^17", "B": "1 000"}, {"s": "131 072"}, {"s": "2¹⁷"}],
+         "38": [{"z": "5,100,7", "v": "1,2,3"}, {"z": "1000,1001,999,1002", "v": "1, 2, 3, 4"}]}
+
+
 def _runs(entries):
     for entry in entries:
         runs = [{"key": f"{entry.test_id}::defaults", "raw": {}}]
         runs += [{"key": f"{entry.test_id}::{c.id}", "raw": c.inputs} for c in entry.cases]
+        runs += [{"key": f"{entry.test_id}::typed-{k}", "raw": raw} for k, raw in enumerate(TYPED.get(entry.key, []))]
         yield entry, runs
 
 
@@ -115,6 +121,21 @@ RUNS = [(entry, run) for entry, runs in _runs(ENTRIES) for run in runs]
 SOLVES = [(entry, solve) for entry in ENTRIES for solve in _solves(entry, CALCULATORS[entry.key])]
 
 
+def test_values_as_readers_write_them_are_read_as_the_docs_say():
+    """What the parity runs above read alike, CPython reads as docs/entry-format.md says."""
+    for entry, run in RUNS:
+        if "::typed-" not in run["key"]:
+            continue
+        runtime_calculator.load(json.dumps(entry.spec()))
+        value = json.loads(run_json(entry.key, json.dumps(run["raw"])))["value"]
+        expected = {"32K": 32000, "128Ki": 131072, "2^17": 131072, "131 072": 131072, "2¹⁷": 131072}
+        if "s" in run["raw"]:
+            assert value["inputs"]["s"] == expected[run["raw"]["s"]]
+        if "z" in run["raw"]:
+            assert len(value["inputs"]["z"]) == len(run["raw"]["z"].split(","))
+            assert "never thousands" in value["echo"]["z"]["text"]
+
+
 @pytest.mark.parametrize("entry,run", RUNS, ids=[run["key"] for _, run in RUNS])
 def test_cpython_and_pyodide_agree(entry, run, pyodide_results):
     runtime_calculator.load(json.dumps(entry.spec()))
@@ -122,6 +143,8 @@ def test_cpython_and_pyodide_agree(entry, run, pyodide_results):
     for way in WAYS:
         pyodide = pyodide_results[way]["results"][run["key"]]
         assert cpython["ok"] and pyodide["ok"], (way, cpython, pyodide)
+        assert _same_data(cpython["value"]["inputs"], pyodide["value"]["inputs"]), way
+        assert cpython["value"]["echo"] == pyodide["value"]["echo"], way
         for name, out in cpython["value"]["outputs"].items():
             theirs = pyodide["value"]["outputs"][name]
             assert out["text"] == theirs["text"], (way, name)

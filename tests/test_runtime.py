@@ -19,12 +19,17 @@ from site_builder.runtime.numbers import NumberError, format_value, read_exact, 
     ("1.56\\times10^{23}", 156 * 10**21), ("5.88 × 10²³", 588 * 10**21), ("87.5%", Fraction(7, 8)),
     ("68\\%", Fraction(17, 25)), ("7/39", Fraction(7, 39)), ("-0", 0), ("−3", -3), (" 0.25 ", Fraction(1, 4)),
     ("1{,}049{,}600", 1049600), ("2.7\\times10^{-5}", Fraction(27, 10**6)),
+    # context lengths and powers as readers write them: K is a thousand like k, Ki is 2¹⁰
+    ("32K", 32000), ("128K", 128000), ("32Ki", 32768), ("128 Ki", 131072), ("1Mi", 2**20), ("2^17", 131072),
+    ("2**17", 131072), ("2¹⁷", 131072), ("2^{10}", 1024), ("2^-1", Fraction(1, 2)), ("3 × 2^10", 3072),
+    ("131 072", 131072), ("131\u00a0072", 131072), ("131\u2009072", 131072), ("1 000 000", 10**6),
 ])
 def test_reads_what_people_type_and_books_print(text, value):
     assert read_exact(text) == value
 
 
-@pytest.mark.parametrize("text", ["", "abc", "1e401", "7 B B", "1/0", "--1", "1.2.3", "0x10", "nan", "inf"])
+@pytest.mark.parametrize("text", ["", "abc", "1e401", "7 B B", "1/0", "--1", "1.2.3", "0x10", "nan", "inf",
+                                  "2^2000", "0^-1", "13 1072", "1,00", "2^^3", "32KK"])
 def test_rejects_what_is_not_a_number(text):
     with pytest.raises(NumberError):
         read_exact(text)
@@ -33,6 +38,33 @@ def test_rejects_what_is_not_a_number(text):
 def test_reads_lists_in_every_usual_spelling():
     assert read_list("(0, 0.2)") == [0, Fraction(1, 5)]
     assert read_list("[0.3, 0.7]") == read_list("0.3 0.7") == read_list("0.3;0.7") == [Fraction(3, 10), Fraction(7, 10)]
+
+
+def test_inside_a_list_commas_separate_and_never_group_thousands():
+    assert read_list("5,100,7") == [5, 100, 7]
+    assert read_list("1000,1001,999,1002") == [1000, 1001, 999, 1002]
+    assert read_list("131 072, 65 536") == [131072, 65536]  # with commas, spaces may group digits
+    assert read_list("32k, 2^15") == [32000, 32768]
+    with pytest.raises(NumberError, match="empty element"):
+        read_list("1,,2")
+    z = Domain.from_spec({"name": "z", "type": "list"})
+    assert z.read("5,100,7") == [5.0, 100.0, 7.0]
+    assert z.echo("5,100,7") == {"text": "read as 3 numbers: 5; 100; 7 (in a list, commas separate the numbers, never thousands)"}
+    assert z.echo("0.3, 0.7") is None
+
+
+@pytest.mark.parametrize("text,echo", [
+    ("32K", {"text": "32K read as 32,000 (K = 10³)", "alternative": "32Ki", "alternative_text": "32,768"}),
+    ("32k", {"text": "32k read as 32,000 (k = 10³)", "alternative": "32Ki", "alternative_text": "32,768"}),
+    ("128Ki", {"text": "128Ki read as 131,072 (Ki = 2¹⁰)", "alternative": "128k", "alternative_text": "128,000"}),
+    ("1.5Mi", {"text": "1.5Mi read as 1,572,864 (Mi = 2²⁰)", "alternative": "1.5M", "alternative_text": "1,500,000"}),
+    ("70B", None), ("2^17", None), ("32768", None), ("131 072", None),
+])
+def test_a_value_that_could_be_read_two_ways_says_how_it_was_read(text, echo):
+    s = Domain.from_spec({"name": "s", "type": "integer", "domain": "[1, inf)"})
+    assert s.echo(text) == echo
+    if echo:  # the other reading is one step away, and reads as it says
+        assert f"{s.read(echo['alternative']):,}" == echo["alternative_text"]
 
 
 @pytest.mark.parametrize("value,fmt,unit,text", [
@@ -51,6 +83,15 @@ def test_writes_values_for_readers(value, fmt, unit, text):
 
 def test_defaults_are_written_as_a_reader_would_type_them():
     assert [write_input(v) for v in (70e9, 1.4e12, 80, 2.0, 0.982, [0.3, 0.7])] == ["70B", "1.4T", "80", "2", "0.982", "0.3, 0.7"]
+
+
+def test_values_written_for_links_carry_no_floating_point_noise():
+    assert [write_input(v) for v in (5.000000000000001, 0.1 + 0.2, 1.3e10 * (1 + 1e-15), [0.1 + 0.2, 4.999999999999999])] == [
+        "5", "0.3", "13B", "0.3, 5"]
+    assert write_input(1 / 3) == "0.333333333333"
+    assert [write_input(v) for v in (5120, 1000.0, 122070, 2_000_000)] == ["5120", "1000", "122070", "2M"]  # never k: 1000 or 1024?
+    assert [write_input(v) for v in (32487084513.6, 2.5e6 + 0.5, 1048576, 859852290000000)] == [
+        "32.4870845136B", "2.5000005M", "1048576", "859852.29B"]  # twelve figures: far beyond any input's precision
 
 
 def test_intervals_parse_print_and_contain():
@@ -73,8 +114,10 @@ def test_intervals_parse_print_and_contain():
     ({"name": "q", "type": "list", "domain": "[0, 1]", "length": "[2, 8]"}, "0.5",
      "q: has 1 element; expected a list of 2 to 8 numbers in [0, 1], separated by commas"),
     ({"name": "z", "type": "list"}, "x", "z: 'x' is not a number; expected a list of one or more numbers, separated by commas"),
-    ({"name": "s", "type": "integer", "domain": "[1, inf)"}, "32K",
-     "s: '32K' is ambiguous: write 32k for thousands, or the number in full; expected a whole number in [1, ∞)"),
+    ({"name": "s", "type": "integer", "domain": "[1, inf)"}, "32KB",
+     "s: '32KB' is not a number; expected a whole number in [1, ∞)"),
+    ({"name": "z", "type": "list"}, "1,,2",
+     "z: '1,,2' has an empty element between two commas; expected a list of one or more numbers, separated by commas"),
     ({"name": "L", "type": "integer", "domain": "[1, inf)"}, "1e30", "L: '1e30' is too large: whole numbers here go up to 10¹⁸"),
     ({"name": "m", "type": "choice", "choices": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}, "c",
      "m: 'c' is not allowed; expected one of a, b"),

@@ -121,6 +121,15 @@ class Calculator:
                     found[d.name] = exc.message
         return found
 
+    def echoes(self, raw: dict) -> dict:
+        """{input: how its raw value was read} for the values that could be read two ways (``32K``)."""
+        found = {}
+        for d in self.domains:
+            echo = d.echo(raw[d.name]) if d.name in raw else None
+            if echo:
+                found[d.name] = echo
+        return found
+
     def evaluate(self, values: dict) -> dict:
         """The formula's outputs for already-read inputs, checked against the declared outputs."""
         try:
@@ -303,6 +312,7 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     if accessed and calc.meta:
         result["share"] = calc.citation(raw, result, accessed)
+    result["echo"] = calc.echoes(raw)
     # The values that links carry into other entries, as a reader would type them.
     values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
     result["typed"] = {name: write_input(values[name]) for name in calc.fed}

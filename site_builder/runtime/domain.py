@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .numbers import NumberError, read_exact, read_list
+from .numbers import NumberError, read_exact, read_list, reading
 
 _INTERVAL = re.compile(r"\s*([\[(])\s*([^,\s]+)\s*,\s*([^,\s]+)\s*([\])])\s*")
 _INF = {"inf": math.inf, "+inf": math.inf, "∞": math.inf, "-inf": -math.inf, "−∞": -math.inf, "-∞": -math.inf}
@@ -125,6 +125,12 @@ class Domain:
             return self._read(raw)
         except NumberError as exc:
             raise DomainError(self.name, f"{exc}; expected {self.describe()}") from None
+
+    def echo(self, raw) -> dict | None:
+        """How a raw value that could be read two ways was read (``numbers.reading``), for the field."""
+        if self.kind == "choice" or not isinstance(raw, str):
+            return None
+        return reading(raw, is_list=self.kind == "list")
 
     def _read(self, raw):
         if self.kind == "choice":

@@ -4,8 +4,14 @@ Standard library only: this file is shipped to the browser and runs in Pyodide.
 
 Reading accepts ``70000000000``, ``7e10``, ``7E10``, ``70e9``, ``70,000,000,000``,
 ``1.56\\times10^{23}``, ``5.88 × 10²³``, ``87.5%``, ``7/39``, and the count suffixes
-``k``, ``M``, ``B``, ``T`` (``70B``, ``1.4T``).  Values are read exactly (``Decimal``,
-``Fraction``) so that ``1.4T`` is the integer 1,400,000,000,000, not a float near it.
+``k`` (or ``K``), ``M``, ``B``, ``T`` (``70B``, ``1.4T``, ``32K``), the binary ones ``Ki``, ``Mi``,
+``Gi``, ``Ti`` (``32Ki`` is 32,768), powers (``2^17``, ``2**17``, ``2¹⁷``, ``3 × 2^10``) and digits
+grouped by spaces (``131 072``).  Values are read exactly (``Decimal``, ``Fraction``) so that
+``1.4T`` is the integer 1,400,000,000,000, not a float near it.
+
+``K`` is a thousand, like ``k``: a context length written ``32K`` is read as 32,000, and
+``reading`` says so, offering ``32Ki`` (32,768) in one step.  Inside a list, commas separate
+the elements and never group thousands (``read_list``).
 """
 
 from __future__ import annotations
@@ -19,20 +25,27 @@ from fractions import Fraction
 NBSP = "\u00a0"
 
 SUFFIXES = {"k": 3, "M": 6, "B": 9, "T": 12}
+# Also read: K is a thousand like k (a reader's 32K), and the binary suffixes (powers of 2¹⁰).
+READ_SUFFIXES = {**SUFFIXES, "K": 3}
+BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40}
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TO_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
-_DECIMAL = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+"
+_DECIMAL = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:\.\d*)?|\.\d+"
+_EXP = r"[-+\u2212]?\d+"
+_SUP = r"[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+"
 _NUMBER = re.compile(
     rf"""
     (?P<sign>[-+\u2212]?)\s*
     (?P<mantissa>{_DECIMAL})
     (?:
-        [eE](?P<exp>[-+\u2212]?\d+)
-      | \s*(?:\\times|\\cdot|×|·|\*|x)\s*10\s*(?:\^\s*\{{?\s*(?P<texexp>[-+\u2212]?\d+)\s*\}}?|(?P<supexp>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))
+        [eE](?P<exp>{_EXP})
+      | \s*(?:\^|\*\*)\s*(?:\{{\s*(?P<powtex>{_EXP})\s*\}}|(?P<pow>{_EXP}))
+      | (?P<powsup>{_SUP})
+      | \s*(?:\\times|\\cdot|×|·|\*|x)\s*(?P<base>\d+)\s*(?:\^\s*\{{?\s*(?P<texexp>{_EXP})\s*\}}?|(?P<supexp>{_SUP}))
     )?
-    \s*(?P<suffix>[kMBT]|\\?%)?
+    \s*(?P<suffix>Ki|Mi|Gi|Ti|[kKMBT]|\\?%)?
     """,
     re.VERBOSE,
 )
@@ -61,21 +74,43 @@ def read_exact(text: str) -> Fraction:
             raise NumberError(f"{text!r} divides by zero")
         return _sign(m["sign"]) * Fraction(int(m["num"]), den)
     m = _NUMBER.fullmatch(s)
-    if not m and _NUMBER.fullmatch(s[:-1]) and s.endswith("K"):  # 32K: a thousand, or 2¹⁰ as in "32K context"?
-        raise NumberError(f"{text!r} is ambiguous: write {s[:-1]}k for thousands, or the number in full")
     if not m:
         raise NumberError(f"{text!r} is not a number")
-    exp = m["exp"] or m["texexp"] or (m["supexp"] or "").translate(_SUPERSCRIPT) or "0"
-    exp = int(exp.replace("\u2212", "-"))
-    if abs(exp) > 400:
+    return _value(m, text)
+
+
+def _int(text: str) -> int:
+    return int(text.replace("\u2212", "-"))
+
+
+def _power(base: Fraction, exp: int, text: str) -> Fraction:
+    if base == 0 and exp < 0:
+        raise NumberError(f"{text!r} divides by zero")
+    if base != 0 and abs(exp) * abs(math.log10(abs(base))) > 400:
         raise NumberError(f"{text!r} is out of range")
-    value = Fraction(Decimal(m["mantissa"].replace(",", "")))
+    return base ** exp
+
+
+def _value(m: re.Match, text: str) -> Fraction:
+    value = Fraction(Decimal(re.sub(r"[, \u00a0]", "", m["mantissa"])))
+    if m["pow"] or m["powtex"] or m["powsup"]:  # 2^17: the number written is the base
+        value = _power(value, _int(m["pow"] or m["powtex"] or m["powsup"].translate(_SUPERSCRIPT)), text)
+    elif m["base"]:  # 1.56 × 10^23, 3 × 2^10
+        exp = _int(m["texexp"] or m["supexp"].translate(_SUPERSCRIPT))
+        value *= _power(Fraction(int(m["base"])), exp, text)
+    elif m["exp"]:
+        exp = _int(m["exp"])
+        if abs(exp) > 400:
+            raise NumberError(f"{text!r} is out of range")
+        value *= Fraction(10) ** exp
     suffix = m["suffix"]
-    if suffix in SUFFIXES:
-        exp += SUFFIXES[suffix]
+    if suffix in READ_SUFFIXES:
+        value *= 10 ** READ_SUFFIXES[suffix]
+    elif suffix in BINARY_SUFFIXES:
+        value *= 2 ** BINARY_SUFFIXES[suffix]
     elif suffix:
         value /= 100
-    return _sign(m["sign"]) * value * Fraction(10) ** exp
+    return _sign(m["sign"]) * value
 
 
 def significant_digits(text: str) -> int:
@@ -96,15 +131,70 @@ def read_float(text: str) -> float:
     return result
 
 
-def read_list(text: str) -> list[Fraction]:
-    """``(0, 0.2)``, ``[0.3, 0.7]`` or ``0.3, 0.7`` (also ``;`` or spaces between)."""
+def _list_parts(text: str) -> list[str]:
     s = text.strip()
     if s[:1] in "([" and s[-1:] in ")]":
         s = s[1:-1]
-    parts = [p for p in re.split(r"[,;\s]+(?![0-9]{3}\b)|;", s) if p.strip()]
-    if not parts:
+    if re.search(r"[,;]", s):  # commas (or semicolons) separate; spaces may then group digits
+        return [p.strip() for p in re.split(r"[,;]", s)]
+    return s.split()
+
+
+def read_list(text: str) -> list[Fraction]:
+    """``(0, 0.2)``, ``[0.3, 0.7]``, ``0.3, 0.7``, ``0.3; 0.7`` or ``0.3 0.7``.
+
+    Commas separate the elements and never group thousands: ``5,100,7`` is three numbers
+    (``reading`` says so); with commas, spaces may group digits (``131 072, 65 536``)."""
+    parts = _list_parts(text)
+    if not any(parts):
         raise NumberError("empty list")
+    if not all(parts):
+        raise NumberError(f"{text.strip()!r} has an empty element between two commas")
     return [read_exact(p) for p in parts]
+
+
+def _plain(value: Fraction) -> str:
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    return _significant(float(value), 6)
+
+
+def reading(text, is_list: bool = False) -> dict | None:
+    """How a value that could be read two ways was read, for the field's echo; None otherwise.
+
+    ``{"text": "32K read as 32,000 (K = 10³)", "alternative": "32Ki", "alternative_text": "32,768"}``:
+    ``k``/``K`` is a thousand, ``Ki`` is 2¹⁰ and the echo offers the other reading.  A list whose
+    comma could be a thousands separator (``5,100,7``) says that it was read as separate numbers."""
+    if not isinstance(text, str):
+        return None
+    s = text.strip()
+    if is_list:
+        if not re.search(r"\d,\d{3}(?!\d)", s):
+            return None
+        try:
+            values = read_list(s)
+        except NumberError:
+            return None
+        return {"text": f"read as {len(values)} numbers: {'; '.join(_plain(v) for v in values)} "
+                        "(in a list, commas separate the numbers, never thousands)"}
+    m = _NUMBER.fullmatch(s.replace("\u2009", "").replace("\u202f", ""))
+    if not m or not m["suffix"] or m["suffix"] not in ("k", "K", *BINARY_SUFFIXES):
+        return None
+    try:
+        value = _value(m, text)
+    except NumberError:
+        return None
+    suffix = m["suffix"]
+    head = s[:m.start("suffix")].rstrip()
+    if suffix in ("k", "K"):
+        other, factor, what = head + "Ki", Fraction(1024, 1000), "10³"
+    else:
+        decimal = {"Ki": "k", "Mi": "M", "Gi": "B", "Ti": "T"}[suffix]
+        other = head + decimal
+        factor = Fraction(10 ** READ_SUFFIXES[decimal], 2 ** BINARY_SUFFIXES[suffix])
+        what = f"2{_superscript(BINARY_SUFFIXES[suffix])}"
+    return {"text": f"{s} read as {_plain(value)} ({suffix} = {what})", "alternative": other,
+            "alternative_text": _plain(value * factor)}
 
 
 # ----------------------------------------------------------------------------- writing
@@ -224,14 +314,24 @@ def write_input(value) -> str:
         return value
     if isinstance(value, (list, tuple)):
         return ", ".join(write_input(v) for v in value)
+    if isinstance(value, float) and math.isfinite(value):
+        value = float(f"{value:.12g}")  # no floating-point noise: 5.000000000000001 is written 5
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
+        # Not k: a thousand could be read as 1024 (the reader's 32k context), and a whole number
+        # below a million reads as plainly without it (5120, not 5.12k).
         for suffix, exp in sorted(SUFFIXES.items(), key=lambda kv: -kv[1]):
+            if exp < 6:
+                continue
             scaled = Fraction(value, 10**exp)
             if abs(value) >= 10**exp and scaled.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100):
-                text = f"{float(scaled):g}"
+                text = f"{float(scaled):.15g}"  # :g alone kept six figures (859852.29B was written 859852B)
                 if "e" not in text:
                     return text + suffix
         return str(value)
+    if isinstance(value, float) and 1e6 <= abs(value) < 1e15:  # 32.4870845136B, not 32487084513.6
+        for suffix, exp in sorted(SUFFIXES.items(), key=lambda kv: -kv[1]):
+            if exp >= 6 and abs(value) >= 10**exp:
+                return f"{value / 10**exp:.12g}{suffix}"
     return repr(value).replace("e+", "e")

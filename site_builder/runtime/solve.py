@@ -397,7 +397,7 @@ class _Problem:
         down far out (or time runs out), what is near is known and what is far is left out."""
         def distance(x):
             if x > 0 and self.current > 0:
-                return abs(math.log(x / self.current))
+                return abs(math.log(x) - math.log(self.current))  # a ratio could underflow to 0
             return abs(x - self.current) / max(abs(self.current), 1.0) + 1e3 * ((x > 0) != (self.current > 0))
         blocked = {1: math.inf, -1: -math.inf}   # beyond these, points are skipped (too slow there)
         samples = []

@@ -76,6 +76,22 @@ CHOICES: dict[str, dict[str, str]] = {
     "flop-rate": {"auto": "TFLOP/s, PFLOP/s…", "sci": "scientific"},
     "count": {"suffix": "k, M, B, T", "plain": "plain", "sci": "scientific"},
 }
+# How an entry's own format writes a family's values, named for the menu's default option.
+FORMAT_NAMES = {"sig": "plain, scientific from 10⁹", "int": "plain, in full", "sci": "scientific",
+                "fixed": "plain", "percent": "plain"}
+
+
+def default_name(fam: str, formats: list[str]) -> str:
+    """The unit menu's default option, named by what it shows: 'Default: kB, MB, GB… (10³ steps)'."""
+    names = []
+    for fmt in formats:
+        kind = fmt.split(":")[0]
+        name = CHOICES.get(fam, {}).get("auto", "with an SI prefix") if kind == "si" else FORMAT_NAMES.get(kind, "plain")
+        if name not in names:
+            names.append(name)
+    return "Default: " + (names[0] if len(names) == 1 else "as each result is written")
+
+
 SUFFIX_STEPS = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")]
 # choice -> (exact factor from the base unit, the unit written after the number)
 SCALED = {"GB": (1e9, "GB"), "GiB": (2**30, "GiB"), "GB/s": (1e9, "GB/s"), "GiB/s": (2**30, "GiB/s"),
