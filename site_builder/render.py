@@ -222,7 +222,7 @@ class Renderer:
         q = case.inverse
         if q:
             sense = {"=": "", "<=": "<", ">=": ">"}[q["sense"]]
-            question = f"solve={quote(q['input'])}&{quote(q['output'])}{sense}={quote(str(q['target']), safe='')}"
+            question = f"solve={quote(q['input'])}&{quote(q['output'])}{quote(sense)}={quote(str(q['target']), safe='')}"  # < and > escaped: HTML allows neither raw in a query
             query = f"{query}&{question}" if query else question
         return query
 
