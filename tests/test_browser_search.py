@@ -50,5 +50,5 @@ def test_a_result_found_by_another_name_shows_that_name(page, server):
     page.wait_for_selector('#search-results a[href="/35/"] .result-alias')
     assert page.text_content('#search-results a[href="/35/"] .result-alias') == " · GQA"
     page.fill("#search-input", "kv cache size")
-    page.wait_for_function("() => !document.querySelector('#search-results .result-alias') && "
-                           "document.querySelector(\"#search-results a[href='/35/']\")")
+    page.wait_for_function("() => document.querySelector(\"#search-results a[href='/35/']\") && "
+                           "!document.querySelector(\"#search-results a[href='/35/'] .result-alias\")")
