@@ -12,7 +12,7 @@ const SANS = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Ar
 const MONO = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'DejaVu Sans Mono', monospace";
 
 function text(node) {
-  return node ? node.textContent.replace(/\s+/g, " ").trim() : "";
+  return node ? node.textContent.replace(/[ \t\r\n]+/g, " ").trim() : "";
 }
 
 // What the card says: the title, the results it shows (first one large), the inputs, the link.
