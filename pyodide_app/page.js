@@ -91,6 +91,10 @@ function showResult(value) {
   for (const output of spec.outputs) {
     document.getElementById(`out-${output.name}`).textContent = value.outputs[output.name].text;
   }
+  for (const big of document.querySelectorAll(".result.headline output")) {   // a long value is set smaller, never cut
+    const n = big.textContent.length;
+    big.dataset.len = n > 20 ? "l" : n > 12 ? "m" : "s";
+  }
   for (const mirror of document.querySelectorAll("#headline-bar output[data-mirror]")) {
     mirror.textContent = value.outputs[mirror.dataset.mirror].text;
   }
