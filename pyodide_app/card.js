@@ -39,13 +39,13 @@ export function cardContent(spec, shown, link) {
 }
 
 // Lines of at most `max` characters, breaking between the pieces (a piece too long is cut).
-function wrap(pieces, max) {
+function wrap(pieces, max, sep = " · ") {
   const lines = [];
   let line = "";
   for (let piece of pieces) {
     if (piece.length > max) piece = `${piece.slice(0, max - 1)}…`;
-    if (line && line.length + 3 + piece.length > max) { lines.push(line); line = piece; }
-    else line = line ? `${line} · ${piece}` : piece;
+    if (line && line.length + sep.length + piece.length > max) { lines.push(line); line = piece; }
+    else line = line ? `${line}${sep}${piece}` : piece;
   }
   if (line) lines.push(line);
   return lines;
@@ -71,21 +71,23 @@ export function cardSvg(content, theme, ns) {
   let y = 56;
   add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": 20 }, content.kicker);
   y += 44;
-  for (const line of wrap([content.title], 60)) { add("text", { x: 48, y, fill: c.ink, "font-family": SANS, "font-size": 34, "font-weight": 700 }, line); y += 40; }
+  for (const line of wrap(content.title.split(" "), 46, " ").slice(0, 2)) { add("text", { x: 48, y, fill: c.ink, "font-family": SANS, "font-size": 34, "font-weight": 700 }, line); y += 40; }
   y += 18;
+  const inputLines = wrap(content.inputs.map((i) => `${i.label} = ${i.value}`), 104).slice(0, 8);
+  const room = H - 48 - 22 * inputLines.length - 30;
   content.results.slice(0, 6).forEach((r, k) => {
     const big = k === 0;
+    if (!big && y + 64 > room) return;   // no room: the first results only, never over the inputs
     add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": big ? 22 : 18 }, r.label);
     y += big ? 64 : 34;
     const size = big ? Math.min(60, Math.floor(1650 / Math.max(r.value.length, 1))) : 28;
     add("text", { x: 48, y, fill: big ? c.accent : c.ink, "font-family": MONO, "font-size": Math.max(size, 22), "font-weight": 700 }, r.value.slice(0, 120));
     y += big ? 36 : 30;
   });
-  const inputLines = wrap(content.inputs.map((i) => `${i.label} = ${i.value}`), 86).slice(0, 4);
-  let bottom = H - 40 - 26 * inputLines.length;
+  let bottom = H - 48 - 22 * inputLines.length;
   add("line", { x1: 48, x2: W - 48, y1: bottom - 16, y2: bottom - 16, stroke: c.line, "stroke-width": 2 });
-  for (const line of inputLines) { bottom += 24; add("text", { x: 48, y: bottom, fill: c.ink, "font-family": SANS, "font-size": 18 }, line); }
-  add("text", { x: 48, y: H - 22, fill: c.accent, "font-family": MONO, "font-size": 16 }, content.link.length > 100 ? `${content.link.slice(0, 99)}…` : content.link);
+  for (const line of inputLines) { bottom += 22; add("text", { x: 48, y: bottom, fill: c.ink, "font-family": SANS, "font-size": 15 }, line); }
+  add("text", { x: 48, y: H - 18, fill: c.accent, "font-family": MONO, "font-size": 16 }, content.link.length > 100 ? `${content.link.slice(0, 99)}…` : content.link);
   return new XMLSerializer().serializeToString(svg);
 }
 
