@@ -12,10 +12,12 @@ import { setupPractice } from "./practice.js";
 import { setupPresets } from "./presets.js";
 import { setupSolve } from "./solve.js";
 import { setupInputs, showEchoes } from "./inputs.js";
+import { setupCard } from "./card.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets;   // this page's solve panel and preset menus
-const PAGE_PARAMS = new Set(["embed", "units", "solve", "model", "hardware"]);
+let shown = [];       // the outputs the embed card shows (?show=), known names only
+const PAGE_PARAMS = new Set(["embed", "units", "solve", "model", "hardware", "show"]);
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
@@ -89,6 +91,13 @@ function showResult(value) {
   for (const output of spec.outputs) {
     document.getElementById(`out-${output.name}`).textContent = value.outputs[output.name].text;
   }
+  for (const big of document.querySelectorAll(".result.headline output")) {   // a long value is set smaller, never cut
+    const n = big.textContent.length;
+    big.dataset.len = n > 20 ? "l" : n > 12 ? "m" : "s";
+  }
+  for (const mirror of document.querySelectorAll("#headline-bar output[data-mirror]")) {
+    mirror.textContent = value.outputs[mirror.dataset.mirror].text;
+  }
   outputs.classList.remove("stale");
 }
 
@@ -116,6 +125,7 @@ async function updateShare() {
     const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
     if (chosen) query.set("units", chosen);
     if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
+    if (shown.length) query.set("show", shown.join(","));
     const search = solve.search(query);
     const local = location.pathname + (search ? `?${search}` : "") + location.hash;
     history.replaceState(history.state, "", local);   // the state is the page navigation's (back, forward)
@@ -365,6 +375,26 @@ function initPage() {
   }
   for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); recompute(); });
 
+  // ---- the outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice)
+  shown = [];
+  const show = new URLSearchParams(location.search).get("show");
+  if (show !== null) {
+    const known = new Set(spec.outputs.map((o) => o.name));
+    for (const name of show.split(",").map((n) => n.trim()).filter(Boolean).slice(0, 50)) {
+      if (known.has(name)) { if (!shown.includes(name)) shown.push(name); }
+      else addNotice(`Ignored the link's output “${name.slice(0, 40)}” in show: this entry has no such output.`);
+    }
+    if (shown.length) {
+      outputs.dataset.show = shown.join(",");
+      const list = outputs.querySelector("dl");
+      for (const name of shown) {
+        const row = document.getElementById(`output-${name}`);
+        row.classList.add("shown");
+        list.append(row);   // in the link's order
+      }
+    }
+  }
+
   setupPractice(spec);
   setupInputs(form);
   solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
@@ -416,6 +446,8 @@ function initPage() {
       feedback.textContent = `Copy this link: ${solve.pretty(url.href)}`;
     }
   });
+
+  setupCard({ spec, shown: () => shown, link: () => { const u = new URL(shareUrl); u.searchParams.delete("embed"); u.searchParams.delete("show"); return solve.pretty(u.href); } });
 
   // Python starts loading at once: the worker downloads and compiles on its own thread while the
   // page paints (the results for the defaults are already in the HTML).  On a page a link

@@ -134,7 +134,7 @@ def _check_ids(entries: list[Entry], problems: Problems) -> None:
 
 
 # Query names an entry page's link keeps for itself (pyodide_app/page.js): no input or output may take one.
-PAGE_PARAMS = ("embed", "units", "solve", "model", "hardware")
+PAGE_PARAMS = ("embed", "units", "solve", "model", "hardware", "show")
 
 
 def _check_fields(entry: Entry, problems: Problems) -> bool:
@@ -245,7 +245,15 @@ def _question_problem(entry: Entry, calc: Calculator, question: dict) -> str | N
     return None
 
 
+def _check_headline(entry: Entry, problems: Problems) -> None:
+    names = [o.name for o in entry.outputs]
+    for name in entry.headline:
+        if name not in names:
+            _add(problems, entry.at("headline"), f"headline: {name!r} is not an output of this entry (outputs: {', '.join(names)})")
+
+
 def _check_question(entry: Entry, calc: Calculator, problems: Problems) -> None:
+    _check_headline(entry, problems)
     if entry.solve is None:
         return
     reason = _question_problem(entry, calc, entry.solve)

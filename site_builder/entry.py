@@ -32,6 +32,14 @@ class Input:
     help: str = ""
     where: Where | None = field(default=None, compare=False)
 
+    @property
+    def headlines(self) -> tuple[str, ...]:
+        """The outputs shown first: ``headline`` if given, else the default question's output."""
+        if self.headline:
+            return self.headline
+        question = self.question
+        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
+
     def spec(self) -> dict:
         spec = {"name": self.name, "type": self.type, "default": self.default}
         for key in ("domain", "length", "sum"):
@@ -53,6 +61,14 @@ class Output:
     format: str
     help: str = ""
     where: Where | None = field(default=None, compare=False)
+
+    @property
+    def headlines(self) -> tuple[str, ...]:
+        """The outputs shown first: ``headline`` if given, else the default question's output."""
+        if self.headline:
+            return self.headline
+        question = self.question
+        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
         return {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
@@ -101,6 +117,14 @@ class Plot:
     points: int = 60
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
+
+    @property
+    def headlines(self) -> tuple[str, ...]:
+        """The outputs shown first: ``headline`` if given, else the default question's output."""
+        if self.headline:
+            return self.headline
+        question = self.question
+        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
         return {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
@@ -151,6 +175,7 @@ class Entry:
     may_be_infinite: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()   # other names readers search for it by
     solve: dict | None = field(default=None, hash=False)   # the question usually asked backwards: {input, output}
+    headline: tuple[str, ...] = ()   # the output(s) the statement prices, shown first and large
     fill: tuple[Fill, ...] = ()
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
@@ -195,6 +220,14 @@ class Entry:
         output = next((o.name for o in self.outputs if o.format.split(":")[0] not in ("bool", "text")), None)
         return {"input": free, "output": output} if free and output else None
 
+    @property
+    def headlines(self) -> tuple[str, ...]:
+        """The outputs shown first: ``headline`` if given, else the default question's output."""
+        if self.headline:
+            return self.headline
+        question = self.question
+        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
+
     def spec(self) -> dict:
         """What the runtime needs: the page carries this as JSON for Pyodide."""
         return {
@@ -204,6 +237,7 @@ class Entry:
             "outputs": [o.spec() for o in self.outputs],
             "plots": [p.spec() for p in self.plots],
             "solve": self.question,
+            "headline": list(self.headlines),
         }
 
 

@@ -208,6 +208,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         may_be_infinite=tuple(raw.get("may_be_infinite", [])),
         aliases=tuple(raw.get("aliases", [])),
         solve=dict(raw["solve"]) if "solve" in raw else None,
+        headline=tuple(raw.get("headline", [])),
         feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
                     for k, f in enumerate(raw.get("feeds", []))),
         fill=tuple(_fill(kind, name, text, where("fill", kind, name))

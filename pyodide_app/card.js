@@ -1,0 +1,172 @@
+// The card as an image, for slide tools that cannot embed an iframe: an SVG drawn here from the
+// results on the page (the headline, or the outputs the link's show= chose), with the inputs and
+// the permalink printed on it, light or dark; the PNG is that SVG drawn on a canvas.  No request
+// leaves the page: the SVG is read from a data: URL, and the files are handed over as blobs.
+
+const W = 960, H = 540;
+const THEMES = {
+  light: { paper: "#ffffff", ink: "#1b1f24", muted: "#5b6470", accent: "#1f5fa8", line: "#d6dbe1" },
+  dark: { paper: "#15191e", ink: "#e8ebef", muted: "#a3adb9", accent: "#7fb2ec", line: "#38404a" },
+};
+const SANS = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const MONO = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'DejaVu Sans Mono', monospace";
+
+function text(node) {
+  return node ? node.textContent.replace(/[ \t\r\n]+/g, " ").trim() : "";
+}
+
+// What the card says: the title, the results it shows (first one large), the inputs, the link.
+export function cardContent(spec, shown, link) {
+  const names = shown.length ? shown : spec.headline;
+  const results = names.map((name) => ({
+    label: text(document.querySelector(`#output-${name} dt .label`)) || name,
+    value: text(document.getElementById(`out-${name}`)),
+  }));
+  const form = document.getElementById("inputs");
+  const inputs = spec.inputs.map((input) => {
+    const field = document.getElementById(`input-${input.name}`);
+    const control = form.elements[input.name];
+    let value = control.value.trim();
+    if (control.tagName === "SELECT") value = text(control.selectedOptions[0]) || value;
+    const unit = text(field && field.querySelector(".unit"));
+    return { name: input.name, label: text(field && field.querySelector(".label")) || input.name, value: unit ? `${value} ${unit}` : value };
+  });
+  return {
+    kicker: `${text(document.querySelector(".kicker > span"))} · Derivation Bank`,
+    title: text(document.querySelector("article.entry h1")),
+    results, inputs, link,
+  };
+}
+
+// Lines of at most `max` characters, breaking between the pieces (a piece too long is cut).
+function wrap(pieces, max, sep = " · ") {
+  const lines = [];
+  let line = "";
+  for (let piece of pieces) {
+    if (piece.length > max) piece = `${piece.slice(0, max - 1)}…`;
+    if (line && line.length + sep.length + piece.length > max) { lines.push(line); line = piece; }
+    else line = line ? `${line}${sep}${piece}` : piece;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export function cardSvg(content, theme, ns) {
+  const c = THEMES[theme];
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("xmlns", ns);
+  svg.setAttribute("width", String(W));
+  svg.setAttribute("height", String(H));
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const add = (name, attrs, body) => {
+    const el = document.createElementNS(ns, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    if (body !== undefined) el.textContent = body;   // never markup: values come from anyone's link
+    svg.append(el);
+    return el;
+  };
+  add("title", {}, `${content.title}: ${content.results.map((r) => `${r.label} = ${r.value}`).join("; ")}`);
+  add("rect", { width: W, height: H, fill: c.paper });
+  add("rect", { width: 8, height: H, fill: c.accent });
+  let y = 56;
+  add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": 20 }, content.kicker);
+  y += 44;
+  for (const line of wrap(content.title.split(" "), 46, " ").slice(0, 2)) { add("text", { x: 48, y, fill: c.ink, "font-family": SANS, "font-size": 34, "font-weight": 700 }, line); y += 40; }
+  y += 18;
+  const inputLines = wrap(content.inputs.map((i) => `${i.label} = ${i.value}`), 104).slice(0, 8);
+  const room = H - 48 - 22 * inputLines.length - 30;
+  content.results.slice(0, 6).forEach((r, k) => {
+    const big = k === 0;
+    if (!big && y + 64 > room) return;   // no room: the first results only, never over the inputs
+    add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": big ? 22 : 18 }, r.label);
+    y += big ? 64 : 34;
+    const size = big ? Math.min(60, Math.floor(1650 / Math.max(r.value.length, 1))) : 28;
+    add("text", { x: 48, y, fill: big ? c.accent : c.ink, "font-family": MONO, "font-size": Math.max(size, 22), "font-weight": 700 }, r.value.slice(0, 120));
+    y += big ? 36 : 30;
+  });
+  let bottom = H - 48 - 22 * inputLines.length;
+  add("line", { x1: 48, x2: W - 48, y1: bottom - 16, y2: bottom - 16, stroke: c.line, "stroke-width": 2 });
+  for (const line of inputLines) { bottom += 22; add("text", { x: 48, y: bottom, fill: c.ink, "font-family": SANS, "font-size": 15 }, line); }
+  add("text", { x: 48, y: H - 18, fill: c.accent, "font-family": MONO, "font-size": 16 }, content.link.length > 100 ? `${content.link.slice(0, 99)}…` : content.link);
+  return new XMLSerializer().serializeToString(svg);
+}
+
+// ---- PNG: the SVG on a canvas, with the link and the inputs in the file's own text too
+const CRC = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+function itxt(keyword, value) {
+  const enc = new TextEncoder();
+  const data = new Uint8Array([...enc.encode(keyword), 0, 0, 0, 0, 0, ...enc.encode(value)]);
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(enc.encode("iTXt"), 4);
+  chunk.set(data, 8);
+  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  return chunk;
+}
+async function pngWithText(blob, fields) {
+  const png = new Uint8Array(await blob.arrayBuffer());
+  const chunks = Object.entries(fields).map(([k, v]) => itxt(k, v));
+  const at = 33;   // after the signature and IHDR
+  return new Blob([png.subarray(0, at), ...chunks, png.subarray(at)], { type: "image/png" });
+}
+
+async function svgToPng(svgText) {
+  const img = new Image();
+  img.src = `data:image/svg+xml;base64,${btoa(String.fromCharCode(...new TextEncoder().encode(svgText)))}`;
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = 2 * W;
+  canvas.height = 2 * H;
+  canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("no PNG"))), "image/png"));
+}
+
+function hand(blob, name) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+export function setupCard({ spec, shown, link }) {
+  const box = document.getElementById("card-actions");
+  if (!box) return;
+  box.hidden = false;
+  const ns = (document.querySelector("#qr svg") || document.querySelector("svg") || {}).namespaceURI;
+  box.addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-card]");
+    if (!button || !ns) return;
+    const theme = button.dataset.theme;
+    const content = cardContent(spec, shown(), link());
+    const svg = cardSvg(content, theme, ns);
+    const base = `entry-${spec.id}-card-${theme}`;
+    if (button.dataset.card === "svg") return hand(new Blob([svg], { type: "image/svg+xml" }), `${base}.svg`);
+    try {
+      const png = await svgToPng(svg);
+      hand(await pngWithText(png, {
+        Title: content.title,
+        Source: content.link,
+        Comment: [...content.results.map((r) => `${r.label} = ${r.value}`), ...content.inputs.map((i) => `${i.label} = ${i.value}`)].join("\n"),
+      }), `${base}.png`);
+    } catch (err) {
+      document.getElementById("card-feedback").textContent = `The PNG could not be drawn here (${err.message}); the SVG works.`;
+    }
+  });
+}
