@@ -53,9 +53,16 @@ class Output:
     format: str
     help: str = ""
     where: Where | None = field(default=None, compare=False)
+    valid: str | None = None      # where the value means what the label says (see the schema)
+    invalid: str | None = None    # the sentence shown outside it
+    elastic: bool = True          # False for a position or a choice: no elasticity shown
 
     def spec(self) -> dict:
-        return {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
+        spec = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
+        spec.update({k: v for k, v in (("valid", self.valid), ("invalid", self.invalid)) if v})
+        if not self.elastic:
+            spec["elastic"] = False
+        return spec
 
 
 @dataclass(frozen=True)

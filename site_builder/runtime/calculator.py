@@ -20,7 +20,7 @@ from fractions import Fraction
 from urllib.parse import urlencode
 
 from .citation import run_citation
-from .domain import Domain, DomainError
+from .domain import Domain, DomainError, Interval
 from .numbers import write_input
 from .solve import solve
 from . import units as unit_table
@@ -157,11 +157,34 @@ class Calculator:
         ``units`` maps a display family ("bytes", "flop", "count", ...) to the reader's choice."""
         values = self.read(raw)
         outputs = self.evaluate(values)
-        return {
-            "inputs": values,
-            "outputs": {o["name"]: {"value": outputs[o["name"]], "text": self.write(o, outputs[o["name"]], units)}
-                        for o in self.outputs},
-        }
+        written = {}
+        for o in self.outputs:
+            value = outputs[o["name"]]
+            written[o["name"]] = {"value": value, "text": self.write(o, value, units)}
+            if isinstance(value, (list, tuple)) and len(value) > 1:
+                # A list reads as a small table: each value written alone (the page's rows).
+                written[o["name"]]["items"] = [self.write(o, v, units) for v in value]
+            flag = self.flag(o, value, written[o["name"]]["text"])
+            if flag:
+                written[o["name"]]["flag"] = flag
+        return {"inputs": values, "outputs": written}
+
+    @staticmethod
+    def flag(output: dict, value, text: str) -> str | None:
+        """The sentence that replaces a result the inputs make impossible or meaningless, or None.
+
+        An output may declare ``valid``, the interval where its value means what its label says
+        (an infinite end may be closed: ``[0, inf]`` admits the limit), and ``invalid``, the
+        sentence to show outside it (``{text}`` is the value as written)."""
+        valid = output.get("valid")
+        if not valid or isinstance(value, (list, tuple, str)) or value is None:
+            return None
+        x = float(value)
+        interval = Interval.parse(valid.replace("inf]", "inf)"))
+        if math.isnan(x) or not (x in interval or (x == interval.hi == math.inf and valid.endswith("inf]"))):
+            sentence = output.get("invalid") or "Not meaningful for these inputs: the formula gives {text}, outside {valid}."
+            return sentence.replace("{text}", text).replace("{valid}", valid.replace("inf", "∞"))
+        return None
 
     def _try(self, values: dict):
         try:
@@ -232,6 +255,8 @@ class Calculator:
             below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
             row = {}
             for o in self.outputs:
+                if o.get("elastic") is False or o["format"].split(":")[0] in ("bool", "text"):
+                    continue   # a position, a choice, a yes/no: no elasticity means anything
                 a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
                 if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
                     row[o["name"]] = None
