@@ -87,9 +87,42 @@ function showErrors(errors) {
 
 function showResult(value) {
   for (const output of spec.outputs) {
-    document.getElementById(`out-${output.name}`).textContent = value.outputs[output.name].text;
+    const shown = value.outputs[output.name];
+    const element = document.getElementById(`out-${output.name}`);
+    // A result the inputs make meaningless is a sentence (the runtime's flag), never a number.
+    element.textContent = shown.flag || shown.text;
+    element.classList.toggle("flag", Boolean(shown.flag));
+    showList(element, shown.flag ? null : shown.items);
   }
   outputs.classList.remove("stale");
+}
+
+// A list output as a small table, one row a value, written by Python like the rest; its text
+// (the values in parentheses) stays for screen readers and the citation.
+function showList(element, items) {
+  let table = document.getElementById(`list-${element.id.slice(4)}`);
+  element.classList.toggle("listed", Boolean(items));
+  if (!items) {
+    if (table) table.remove();
+    return;
+  }
+  if (!table) {
+    table = document.createElement("table");
+    table.className = "list";
+    table.id = `list-${element.id.slice(4)}`;
+    table.setAttribute("aria-hidden", "true");
+    table.append(document.createElement("tbody"));
+    element.after(table);
+  }
+  table.tBodies[0].replaceChildren(...items.map((text, k) => {
+    const row = document.createElement("tr");
+    const head = document.createElement("th");
+    head.textContent = String(k + 1);
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    row.append(head, cell);
+    return row;
+  }));
 }
 
 // The address bar and the citation follow the inputs once typing pauses (browsers throttle
@@ -122,11 +155,16 @@ async function updateShare() {
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
     document.getElementById("cite-run-bibtex").textContent = share.bibtex;
+    const printed = document.getElementById("print-url");
+    if (printed) {
+      printed.textContent = solve.pretty(shareUrl);
+      document.getElementById("print-cite-text").textContent = share.text;
+    }
     document.dispatchEvent(new CustomEvent("share-link"));
   }
 }
 
-async function recompute() {
+async function recompute(first = false) {
   if (!ready) return;
   const seq = ++sent;
   const mine = current;
@@ -146,7 +184,9 @@ async function recompute() {
     showEchoes(form, reply.value.echo, names);
     scheduleShare();
     scheduleExtras(reply.value);
-    setStatus("ready", "Computed by Python in your browser.");
+    // The first computation keeps the "Python ready" message up: it is the one the reader waited
+    // for, and it stays until the reader changes something.
+    if (!first) setStatus("ready", "Computed by Python in your browser.");
   } else {
     showErrors(reply.errors);
     showEchoes(form, {}, Object.keys(reply.errors));
@@ -308,7 +348,7 @@ async function startPython() {
     setStatus("ready", `Python ready in ${((performance.now() - (since ? since.startTime : 0)) / 1000).toFixed(1)} s. Change any input.`);
     root.dataset.python = "ready";
     startCharts();
-    await recompute();
+    await recompute(true);
     await solve.ask();
   } catch (err) {
     if (mine !== current) return;
@@ -398,7 +438,15 @@ function initPage() {
     outputs.classList.add("stale");   // until Python has computed them
   }
 
-  form.addEventListener("input", () => { remember(); recompute(); });
+  form.addEventListener("input", () => {
+    remember();
+    if (!ready) {
+      // Python is still loading: every result shown is for other values from now on.
+      outputs.classList.add("stale");
+      if (status.dataset.state === "loading") setStatus("loading", "Loading Python… your values will be computed as soon as it is ready.");
+    }
+    recompute();
+  });
   form.addEventListener("submit", (event) => event.preventDefault());
 
   document.getElementById("copy-link").addEventListener("click", async () => {
