@@ -38,6 +38,7 @@ function startCharts() {
   charts = import("./plots.js").then(({ Charts }) => {
     if (mine !== current) return null;   // the reader has moved on
     const c = new Charts(script.dataset.uplot, spec);
+    c.units = units();   // the axes follow the unit menus
     c.draw(spec.sweeps);
     return c;
   });
@@ -247,6 +248,7 @@ async function updateExtras(value) {
     const drawn = await charts;
     if (!drawn || mine !== current) return;
     sweeps.forEach(showPoints);
+    drawn.units = units();
     await drawn.draw(sweeps);   // data-charts only once they are really drawn
     if (mine !== current) return;
     document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);

@@ -108,10 +108,14 @@ class Plot:
     points: int = 60
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
+    when: tuple = ()   # ((choice input, value), ...): the mode in which the swept input is used
 
     def spec(self) -> dict:
-        return {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
+        spec = {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
                 "log_y": self.log_y, "points": self.points}
+        if self.when:
+            spec["when"] = dict(self.when)
+        return spec
 
 
 @dataclass(frozen=True)

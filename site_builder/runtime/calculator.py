@@ -205,10 +205,23 @@ class Calculator:
         values = self.read(raw)
         domain = next(d for d in self.domains if d.name == plot["x"])
         lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", 60))
+        off = {name: choice for name, choice in plot.get("when", {}).items() if values.get(name) != choice}
+        if off:
+            # In this mode the swept input is not used: a flat line would say it does not matter.
+            return {"x": [], "y": {name: [] for name in plot["y"]}, "text": {"x": [], "y": {name: [] for name in plot["y"]}},
+                    "current": {"x": values[plot["x"]], "y": {name: None for name in plot["y"]}},
+                    "inactive": {"input": plot["x"], "when": off}}
+        current = values[plot["x"]]
+        # The reader's value outside the chart's range: the sweep reaches out to include it.
+        if isinstance(current, (int, float)) and math.isfinite(current) and (current < lo or current > hi):
+            if not plot.get("log_x") or current > 0:
+                lo, hi = min(lo, current), max(hi, current)
         if plot.get("log_x") and lo > 0:
             xs = [lo * (hi / lo) ** (i / (n - 1)) for i in range(n)]
         else:
             xs = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+        if isinstance(current, (int, float)) and not isinstance(current, bool) and lo <= current <= hi:
+            xs = sorted({*xs, current})   # the reader's own point is one of the chart's (its tooltip, its row)
         if domain.kind == "integer":
             xs = sorted({round(x) for x in xs})
         points = {"x": [], "y": {name: [] for name in plot["y"]}}
@@ -223,10 +236,9 @@ class Calculator:
                 points["y"][name].append(float(y) if ok else None)
         # The same points as the reader reads numbers elsewhere, for the chart's table.
         outputs = {o["name"]: o for o in self.outputs}
-        points["text"] = {"x": [write_input(float(f"{x:.3g}")) for x in points["x"]],  # to three figures
+        points["text"] = {"x": [write_input(x if x == current else float(f"{x:.3g}")) for x in points["x"]],  # to three figures, the reader's own as typed
                           "y": {name: ["—" if y is None else self.write(outputs[name], y) for y in ys]
                                 for name, ys in points["y"].items()}}
-        current = values[plot["x"]]
         points["current"] = {"x": current, "y": {name: self._scalar(self._try(values), name) for name in plot["y"]}}
         return points
 
