@@ -157,10 +157,7 @@ async function updateShare() {
     document.getElementById("cite-run-text").textContent = share.text;
     document.getElementById("cite-run-bibtex").textContent = share.bibtex;
     const printed = document.getElementById("print-url");
-    if (printed) {
-      printed.textContent = solve.pretty(shareUrl);
-      document.getElementById("print-cite-text").textContent = share.text;
-    }
+    if (printed) printed.textContent = solve.pretty(shareUrl);   // print: the link carries the inputs
     document.dispatchEvent(new CustomEvent("share-link"));
   }
 }
