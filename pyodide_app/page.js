@@ -93,14 +93,14 @@ function showResult(value) {
     // A result the inputs make meaningless is a sentence (the runtime's flag), never a number.
     element.textContent = shown.flag || shown.text;
     element.classList.toggle("flag", Boolean(shown.flag));
-    showList(element, shown.flag ? null : shown.items);
+    showList(element, shown.flag ? null : shown.items, shown.items_unit);
   }
   outputs.classList.remove("stale");
 }
 
 // A list output as a small table, one row a value, written by Python like the rest; its text
 // (the values in parentheses) stays for screen readers and the citation.
-function showList(element, items) {
+function showList(element, items, unit) {
   let table = document.getElementById(`list-${element.id.slice(4)}`);
   element.classList.toggle("listed", Boolean(items));
   if (!items) {
@@ -115,6 +115,9 @@ function showList(element, items) {
     table.append(document.createElement("tbody"));
     element.after(table);
   }
+  table.classList.toggle("wide", items.some((text) => text.length > 9));
+  if (table.caption) table.caption.remove();
+  if (unit) table.createCaption().textContent = `in ${unit}`;   // said once, not on every row
   table.tBodies[0].replaceChildren(...items.map((text, k) => {
     const row = document.createElement("tr");
     const head = document.createElement("th");

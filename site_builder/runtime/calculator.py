@@ -163,7 +163,17 @@ class Calculator:
             written[o["name"]] = {"value": value, "text": self.write(o, value, units)}
             if isinstance(value, (list, tuple)) and len(value) > 1:
                 # A list reads as a small table: each value written alone (the page's rows).
-                written[o["name"]]["items"] = [self.write(o, v, units) for v in value]
+                # A long unit (tokens) is said once, over the table, not on every row.
+                unit = o.get("unit", "")
+                once = len(unit) > 2 and unit_table.family(unit) in ("count", "plain") if unit in unit_table.UNITS else False
+                items = [self.write(o, v, units) for v in value]
+                if once and all(item.rsplit("\u00a0", 1)[-1] in (unit, unit[:-1]) for item in items):
+                    items = [item.rsplit("\u00a0", 1)[0] for item in items]
+                else:
+                    once = False
+                written[o["name"]]["items"] = items
+                if once:
+                    written[o["name"]]["items_unit"] = unit
             flag = self.flag(o, value, written[o["name"]]["text"])
             if flag:
                 written[o["name"]]["flag"] = flag
