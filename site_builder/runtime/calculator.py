@@ -193,7 +193,8 @@ class Calculator:
         interval = Interval.parse(valid.replace("inf]", "inf)"))
         if math.isnan(x) or not (x in interval or (x == interval.hi == math.inf and valid.endswith("inf]"))):
             sentence = output.get("invalid") or "Not meaningful for these inputs: the formula gives {text}, outside {valid}."
-            return sentence.replace("{text}", text).replace("{valid}", valid.replace("inf", "∞"))
+            written = "\u2212" + text[1:] if text.startswith("-") else text   # a minus sign, in a sentence
+            return sentence.replace("{text}", written).replace("{valid}", valid.replace("inf", "∞"))
         return None
 
     def _try(self, values: dict):
