@@ -405,7 +405,7 @@ function initPage() {
     if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
     else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
   }
-  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); recompute(); });
+  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); if (!ready) outputs.classList.add("stale"); recompute(); });
 
   setupPractice(spec);
   setupInputs(form);
