@@ -40,6 +40,7 @@ function startCharts() {
   charts = import("./plots.js").then(({ Charts }) => {
     if (mine !== current) return null;   // the reader has moved on
     const c = new Charts(script.dataset.uplot, spec);
+    c.units = units();   // the axes follow the unit menus
     c.draw(spec.sweeps);
     return c;
   });
@@ -89,16 +90,53 @@ function showErrors(errors) {
 
 function showResult(value) {
   for (const output of spec.outputs) {
-    document.getElementById(`out-${output.name}`).textContent = value.outputs[output.name].text;
+    const shown = value.outputs[output.name];
+    const element = document.getElementById(`out-${output.name}`);
+    // A result the inputs make meaningless is a sentence (the runtime's flag), never a number.
+    element.textContent = shown.flag || shown.text;
+    element.classList.toggle("flag", Boolean(shown.flag));
+    showList(element, shown.flag ? null : shown.items, shown.items_unit);
   }
   for (const big of document.querySelectorAll(".result.headline output")) {   // a long value is set smaller, never cut
     const n = big.textContent.length;
     big.dataset.len = n > 20 ? "l" : n > 12 ? "m" : "s";
   }
   for (const mirror of document.querySelectorAll("#headline-bar output[data-mirror]")) {
-    mirror.textContent = value.outputs[mirror.dataset.mirror].text;
+    const mirrored = value.outputs[mirror.dataset.mirror];
+    mirror.textContent = mirrored.flag || mirrored.text;
   }
   outputs.classList.remove("stale");
+}
+
+// A list output as a small table, one row a value, written by Python like the rest; its text
+// (the values in parentheses) stays for screen readers and the citation.
+function showList(element, items, unit) {
+  let table = document.getElementById(`list-${element.id.slice(4)}`);
+  element.classList.toggle("listed", Boolean(items));
+  if (!items) {
+    if (table) table.remove();
+    return;
+  }
+  if (!table) {
+    table = document.createElement("table");
+    table.className = "list";
+    table.id = `list-${element.id.slice(4)}`;
+    table.setAttribute("aria-hidden", "true");
+    table.append(document.createElement("tbody"));
+    element.after(table);
+  }
+  table.classList.toggle("wide", items.some((text) => text.length > 9));
+  if (table.caption) table.caption.remove();
+  if (unit) table.createCaption().textContent = `in ${unit}`;   // said once, not on every row
+  table.tBodies[0].replaceChildren(...items.map((text, k) => {
+    const row = document.createElement("tr");
+    const head = document.createElement("th");
+    head.textContent = String(k + 1);
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    row.append(head, cell);
+    return row;
+  }));
 }
 
 // The address bar and the citation follow the inputs once typing pauses (browsers throttle
@@ -132,11 +170,13 @@ async function updateShare() {
     shareUrl = new URL(local, location.href).href;
     document.getElementById("cite-run-text").textContent = share.text;
     document.getElementById("cite-run-bibtex").textContent = share.bibtex;
+    const printed = document.getElementById("print-url");
+    if (printed) printed.textContent = solve.pretty(shareUrl);   // print: the link carries the inputs
     document.dispatchEvent(new CustomEvent("share-link"));
   }
 }
 
-async function recompute() {
+async function recompute(first = false) {
   if (!ready) return;
   const seq = ++sent;
   const mine = current;
@@ -156,7 +196,9 @@ async function recompute() {
     showEchoes(form, reply.value.echo, names);
     scheduleShare();
     scheduleExtras(reply.value);
-    setStatus("ready", "Computed by Python in your browser.");
+    // The first computation keeps the "Python ready" message up: it is the one the reader waited
+    // for, and it stays until the reader changes something.
+    if (!first) setStatus("ready", "Computed by Python in your browser.");
   } else {
     showErrors(reply.errors);
     showEchoes(form, {}, Object.keys(reply.errors));
@@ -217,6 +259,7 @@ async function updateExtras(value) {
     const drawn = await charts;
     if (!drawn || mine !== current) return;
     sweeps.forEach(showPoints);
+    drawn.units = units();
     await drawn.draw(sweeps);   // data-charts only once they are really drawn
     if (mine !== current) return;
     document.documentElement.dataset.charts = String(Number(document.documentElement.dataset.charts || 0) + 1);
@@ -318,7 +361,7 @@ async function startPython() {
     setStatus("ready", `Python ready in ${((performance.now() - (since ? since.startTime : 0)) / 1000).toFixed(1)} s. Change any input.`);
     root.dataset.python = "ready";
     startCharts();
-    await recompute();
+    await recompute(true);
     await solve.ask();
   } catch (err) {
     if (mine !== current) return;
@@ -373,7 +416,7 @@ function initPage() {
     if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
     else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
   }
-  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); recompute(); });
+  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); if (!ready) outputs.classList.add("stale"); recompute(); });
 
   // ---- the outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice)
   shown = [];
@@ -428,7 +471,15 @@ function initPage() {
     outputs.classList.add("stale");   // until Python has computed them
   }
 
-  form.addEventListener("input", () => { remember(); recompute(); });
+  form.addEventListener("input", () => {
+    remember();
+    if (!ready) {
+      // Python is still loading: every result shown is for other values from now on.
+      outputs.classList.add("stale");
+      if (status.dataset.state === "loading") setStatus("loading", "Loading Python… your values will be computed as soon as it is ready.");
+    }
+    recompute();
+  });
   form.addEventListener("submit", (event) => event.preventDefault());
 
   document.getElementById("copy-link").addEventListener("click", async () => {

@@ -25,21 +25,45 @@ function series(sweep, plot) {
   return [sweep.x, ...plot.y.map((name) => sweep.y[name].map(keep))];
 }
 
-const compact = new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 4 });
 const plain = new Intl.NumberFormat("en", { maximumSignificantDigits: 4 });
 const exponent = (value) => Number(value.toPrecision(4)).toExponential().replace("e+", "e");
+const COUNT = [[1e12, "T"], [1e9, "B"], [1e6, "M"], [1e3, "k"]];   // as readers write counts: 10B, 32k
+const SI = [[1e12, " T"], [1e9, " G"], [1e6, " M"], [1e3, " k"]];   // before a unit: 80 GB
+const prefixed = (v, table, from) => {
+  const size = Math.abs(v);
+  const found = size >= from ? table.find(([scale]) => size >= scale) : null;
+  return found ? plain.format(v / found[0]) + found[1] : plain.format(v);
+};
 
-// Tick labels, in one style per axis so that no label needs converting to compare with its
-// neighbour: plain (0.05, 1,500); k and M from 10,000 (they read the same as SI prefixes, so
-// 500M is right as 500 million or as 500 MB); exponent form (1e9, 2.5e-6) once the axis reaches
-// 1e9 or goes below 0.001, since 1B reads as a byte and 1T as tera, and 100T next to 1e15 is
-// two notations on one axis.
-function ticks(values) {
+// How an axis writes its numbers, from the unit of what it shows and the reader's unit menus:
+// {scale, unit (named in the axis label), style (one tick)}.  Counts as readers write them
+// (500, 10k, 10B, 2T); bytes with their prefix on each tick (512 MB, 40 GB) or in the unit the
+// menu chose (GiB: every tick in GiB); FLOPs, and anything past 1e15 or below 0.001, in exponent
+// form (1e21), as the field writes them.
+const BYTE_SCALE = { GB: 1e9, GiB: 2 ** 30, "GB/s": 1e9, "GiB/s": 2 ** 30 };
+export function axisStyle(unit, chosen = {}) {
+  const family = unit === "B" ? "bytes" : unit === "B/s" ? "byte-rate" : null;
+  if (family) {
+    const choice = chosen[family];
+    if (BYTE_SCALE[choice]) return { scale: BYTE_SCALE[choice], unit: choice, style: (v) => plain.format(v) };
+    if (choice === "bytes") return { scale: 1, unit, style: (v, from) => prefixed(v, COUNT, from) };
+    return { scale: 1, unit: "", big: true,
+      style: (v) => (Math.abs(v) >= 1e15 ? `${exponent(v)} ${unit}` : `${prefixed(v, SI, 1e3)}${Math.abs(v) >= 1e3 ? "" : " "}${unit}`) };
+  }
+  if (/FLOP/.test(unit)) return { scale: 1, unit, style: (v) => (Math.abs(v) >= 1e4 ? exponent(v) : plain.format(v)) };
+  return { scale: 1, unit, style: (v, from) => prefixed(v, COUNT, from) };
+}
+
+// Tick labels: exponent form once the axis reaches 1e15 or goes below 0.001, so that no axis
+// mixes 100T with 1e15; otherwise the axis's own style.
+function ticks(values, axis = axisStyle("")) {
   const sizes = values.filter((v) => v).map(Math.abs);   // null (no label) and 0 decide nothing
   const largest = Math.max(0, ...sizes);
-  const style = largest >= 1e9 || Math.min(...sizes) < 1e-3 ? exponent
-    : largest >= 1e4 ? (v) => compact.format(v).replace("K", "k") : (v) => plain.format(v);
-  return values.map((v) => (v === null || v === undefined ? "" : v === 0 ? "0" : style(v)));
+  const tiny = sizes.length && Math.min(...sizes) < 1e-3;
+  const style = tiny || (largest >= 1e15 && !axis.big) ? exponent : axis.style;
+  // k from 10,000 (5,000 reads better than 5k), but on an axis that reaches 10k its 1,000 is 1k.
+  const from = largest >= 1e4 ? 1e3 : 1e4;
+  return values.map((v) => (v === null || v === undefined ? "" : v === 0 ? "0" : style(v, from)));
 }
 
 // Log axes.  uPlot's own log ticks step through every 1..9 × 10^k: on data across 50 decades
@@ -129,13 +153,13 @@ export class Charts {
     this.closed = true;
     this.themeWatch.disconnect();
     this.dark.removeEventListener("change", this.restyleNow);
-    this.charts.forEach((chart) => chart.destroy());
+    this.charts.forEach((chart) => chart && chart.destroy());
     this.charts = [];
   }
 
   restyle() {
     if (!this.sweeps || JSON.stringify(palette()) === JSON.stringify(this.colors)) return;
-    this.charts.forEach((chart) => chart.destroy());
+    this.charts.forEach((chart) => chart && chart.destroy());
     this.charts = [];
     this.draw(this.sweeps);
   }
@@ -159,37 +183,62 @@ export class Charts {
     }
   }
 
+  // The unit an axis shows: the output's (y) or the input's, as written beside its field (x).
+  unitOf(name) {
+    const output = this.spec.outputs.find((o) => o.name === name);
+    if (output) return output.unit || "";
+    const field = document.getElementById(`in-${name}`);
+    const unit = field && field.closest(".control") && field.closest(".control").querySelector(".unit");
+    return unit ? unit.textContent.trim() : "";
+  }
+
   async drawAll(sweeps) {
     await this.ready;
     if (this.closed) return;
     this.sweeps = sweeps;
     const colors = this.colors = palette();
+    const chosen = this.units || {};
+    const unitsKey = JSON.stringify(chosen);
     this.spec.plots.forEach((plot, i) => {
       const box = document.querySelector(`.chart[data-plot="${i}"]`);
-      const data = series(sweeps[i], plot);
-      const current = sweeps[i].current;
-      const width = Math.max(280, Math.min(box.clientWidth || 640, 760));
-      if (this.charts[i]) {
-        this.charts[i].current = current;
-        this.charts[i].setData(data);
-        this.charts[i].setSize({ width, height: 260 });
+      if (sweeps[i].inactive) {
+        this.inactive(box, plot, sweeps[i].inactive);
+        if (this.charts[i]) this.charts[i].destroy();
+        this.charts[i] = null;
         return;
       }
+      const xAxis = axisStyle(this.unitOf(plot.x), chosen);
+      const units = [...new Set(plot.y.map((name) => this.unitOf(name)))];
+      const yAxis = units.length === 1 ? axisStyle(units[0], chosen) : axisStyle("");
+      const data = series(sweeps[i], plot).map((column, k) => (k === 0 || yAxis.scale === 1 ? column
+        : column.map((y) => (y === null ? null : y / yAxis.scale))));
+      const current = sweeps[i].current;
+      const width = Math.max(280, Math.min(box.clientWidth || 640, 760));
+      const chart = this.charts[i];
+      if (chart && chart.unitsKey === unitsKey) {
+        chart.current = current;
+        chart.sweep = sweeps[i];
+        chart.setData(data);
+        chart.setSize({ width, height: 260 });
+        return;
+      }
+      if (chart) chart.destroy();
       const label = (name) => this.spec.labels[name] || name;
+      const named = (name, axis) => (axis.unit ? `${label(name)} (${axis.unit})` : label(name));
       const color = (k) => colors.colors[k % colors.colors.length];
       const lines = { stroke: colors.line };
-      const axis = (log) => ({ stroke: colors.ink, grid: lines, ticks: lines, values: (u, vals) => ticks(vals), ...(log ? logAxis : {}) });
+      const axis = (log, style) => ({ stroke: colors.ink, grid: lines, ticks: lines, values: (u, vals) => ticks(vals, style), ...(log ? logAxis : {}) });
       const opts = {
         width, height: 260,
         scales: {
           x: plot.log_x ? { time: false, distr: 3, range: logRangeX } : { time: false, distr: 1 },
           y: plot.log_y ? { distr: 3, range: logRange } : { distr: 1 },
         },
-        axes: [{ label: label(plot.x), ...axis(plot.log_x) }, { size: 64, ...axis(plot.log_y) }],
+        axes: [{ label: named(plot.x, xAxis), ...axis(plot.log_x, xAxis) }, { size: 72, ...axis(plot.log_y, yAxis) }],
         series: [{ label: plot.x }, ...plot.y.map((name, k) => ({ label: label(name), stroke: color(k), width: 2, spanGaps: false }))],
         legend: { show: plot.y.length > 1, live: false },
-        cursor: { drag: { x: false, y: false } },
-        hooks: { draw: [(u) => this.mark(u, i)] },
+        cursor: { drag: { x: false, y: false }, focus: { prox: 16 } },
+        hooks: { draw: [(u) => this.mark(u, i)], setCursor: [(u) => this.tip(u, i)] },
       };
       box.replaceChildren();
       if (plot.y.length === 1) {
@@ -197,14 +246,112 @@ export class Charts {
         // are longer than the 25 or so characters that fit up the axis's side.
         const name = document.createElement("p");
         name.className = "chart-y-label";
-        name.textContent = label(plot.y[0]);
+        name.textContent = named(plot.y[0], yAxis);
+        box.append(name);
+      } else if (yAxis.unit) {
+        const name = document.createElement("p");
+        name.className = "chart-y-label";
+        name.textContent = `In ${yAxis.unit}`;
         box.append(name);
       }
-      const chart = new uPlot(opts, data, box);
-      chart.current = current;
-      box.chart = chart;   // for the browser tests, and anyone in the console
-      this.charts[i] = chart;
+      const made = new uPlot(opts, data, box);
+      made.current = current;
+      made.sweep = sweeps[i];
+      made.unitsKey = unitsKey;
+      made.yScale = yAxis.scale;
+      box.chart = made;   // for the browser tests, and anyone in the console
+      this.charts[i] = made;
+      this.keyboard(box, i);
     });
+  }
+
+  // A chart that the entry's mode does not use: said in words, instead of a flat line.
+  inactive(box, plot, { input, when }) {
+    const label = (name) => this.spec.labels[name] || name;
+    const modes = Object.entries(when).map(([name, value]) => {
+      const option = document.querySelector(`#in-${name} option[value="${CSS.escape(value)}"]`);
+      return `“${label(name)}” is “${option ? option.textContent.trim() : value}”`;
+    });
+    const message = document.createElement("p");
+    message.className = "chart-off";
+    message.textContent = `This chart sweeps ${label(input)}, which these inputs do not use; it is drawn when ${modes.join(" and ")}.`;
+    box.replaceChildren(message);
+    delete box.chart;
+  }
+
+  // The values at the cursor (hover) or at the focused point (keyboard), as Python wrote them.
+  tip(u, i) {
+    const box = u.root.parentElement;
+    let tip = box && box.querySelector(".chart-tip");
+    const idx = u.cursor.idx;
+    if (idx === null || idx === undefined || !u.sweep || u.cursor.left < 0) {
+      if (tip) tip.hidden = true;
+      return;
+    }
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.className = "chart-tip";
+      tip.setAttribute("role", "status");
+      box.append(tip);
+    }
+    const plot = this.spec.plots[i];
+    const label = (name) => this.spec.labels[name] || name;
+    const text = u.sweep.text;
+    const xUnit = this.unitOf(plot.x);
+    const rows = [[label(plot.x), xUnit ? `${text.x[idx]}\u00a0${xUnit}` : text.x[idx]], ...plot.y.map((name) => [label(name), text.y[name][idx]])];
+    tip.replaceChildren(...rows.map(([name, value], k) => {
+      const line = document.createElement("div");
+      const b = document.createElement("b");
+      b.textContent = value;
+      line.append(`${name}: `, b);
+      if (k === 0) line.className = "chart-tip-x";
+      return line;
+    }));
+    tip.hidden = false;
+    const over = u.over.getBoundingClientRect(), outer = box.getBoundingClientRect();
+    const x = over.left - outer.left + u.cursor.left, y = over.top - outer.top + (u.cursor.top > 0 ? u.cursor.top : over.height / 2);
+    const right = x + 14 + tip.offsetWidth > outer.width;
+    tip.style.left = `${Math.max(0, right ? x - 14 - tip.offsetWidth : x + 14)}px`;
+    tip.style.top = `${Math.max(0, y - tip.offsetHeight - 8)}px`;
+  }
+
+  // The keyboard reaches the same values: Tab to the chart (it starts at the current point),
+  // then the arrow keys, Home and End move along the curve; Escape or leaving hides the values.
+  keyboard(box, i) {
+    if (box.dataset.keys) return;
+    box.dataset.keys = "1";
+    box.tabIndex = 0;
+    box.setAttribute("aria-keyshortcuts", "ArrowLeft ArrowRight Home End");
+    const go = (idx) => {
+      const u = this.charts[i];
+      if (!u || !u.sweep || !u.sweep.x.length) return;
+      idx = Math.max(0, Math.min(u.sweep.x.length - 1, idx));
+      const y = u.data[1][idx];
+      u.setCursor({ left: u.valToPos(u.data[0][idx], "x"), top: y === null ? -10 : u.valToPos(y, "y") });
+      u.cursor.idx = idx;
+      this.tip(u, i);
+    };
+    box.addEventListener("focus", () => {
+      const u = this.charts[i];
+      if (!u || !u.sweep) return;
+      const xs = u.sweep.x, cx = u.current ? u.current.x : xs[0];
+      let best = 0;
+      xs.forEach((x, k) => { if (Math.abs(x - cx) < Math.abs(xs[best] - cx)) best = k; });
+      go(best);
+    });
+    box.addEventListener("keydown", (event) => {
+      const u = this.charts[i];
+      if (!u) return;
+      const idx = u.cursor.idx ?? 0, n = u.sweep ? u.sweep.x.length : 0;
+      const step = { ArrowLeft: -1, ArrowRight: 1, ArrowDown: -1, ArrowUp: 1, PageDown: -10, PageUp: 10 }[event.key];
+      if (step) go(idx + step);
+      else if (event.key === "Home") go(0);
+      else if (event.key === "End") go(n - 1);
+      else if (event.key === "Escape") u.setCursor({ left: -10, top: -10 });
+      else return;
+      event.preventDefault();
+    });
+    box.addEventListener("blur", () => { const u = this.charts[i]; if (u) u.setCursor({ left: -10, top: -10 }); });
   }
 
   mark(u, i) {
@@ -214,7 +361,7 @@ export class Charts {
     const ctx = u.ctx;
     const plot = this.spec.plots[i];
     plot.y.forEach((name, k) => {
-      const y = current.y[name];
+      const y = current.y[name] === null || current.y[name] === undefined ? current.y[name] : current.y[name] / (u.yScale || 1);
       if (y === null || y === undefined || (plot.log_y && !(y > 0))) return;
       const cx = u.valToPos(current.x, "x", true);
       const cy = u.valToPos(y, "y", true);

@@ -61,6 +61,9 @@ class Output:
     format: str
     help: str = ""
     where: Where | None = field(default=None, compare=False)
+    valid: str | None = None      # where the value means what the label says (see the schema)
+    invalid: str | None = None    # the sentence shown outside it
+    elastic: bool = True          # False for a position or a choice: no elasticity shown
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -71,7 +74,11 @@ class Output:
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
-        return {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
+        spec = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
+        spec.update({k: v for k, v in (("valid", self.valid), ("invalid", self.invalid)) if v})
+        if not self.elastic:
+            spec["elastic"] = False
+        return spec
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,7 @@ class Plot:
     points: int = 60
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
+    when: tuple = ()   # ((choice input, value), ...): the mode in which the swept input is used
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -127,8 +135,11 @@ class Plot:
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
-        return {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
+        spec = {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
                 "log_y": self.log_y, "points": self.points}
+        if self.when:
+            spec["when"] = dict(self.when)
+        return spec
 
 
 @dataclass(frozen=True)

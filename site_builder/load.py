@@ -204,7 +204,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         related=tuple(raw["related"]), where=Where(path, 1), block_lines=blocks,
         plots=tuple(Plot(x=p["x"], y=tuple(p["y"]), start=p["from"], stop=p["to"], log_x=p.get("log_x", False),
                          log_y=p.get("log_y", False), points=p.get("points", 60), caption=p.get("caption", ""),
-                         where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
+                         when=tuple(p.get("when", {}).items()), where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
         may_be_infinite=tuple(raw.get("may_be_infinite", [])),
         aliases=tuple(raw.get("aliases", [])),
         solve=dict(raw["solve"]) if "solve" in raw else None,

@@ -27,7 +27,7 @@ CHARTS = """() => [...document.querySelectorAll('.chart')].map((box) => {
   return {inked, yName: yName && yName.textContent, legend, axes: u.axes.map((a) => ({log: u.scales[a.scale].distr === 3, splits: a._splits, labels: a._values}))};
 })"""
 ALL_DRAWN = "() => [...document.querySelectorAll('.chart')].every((box) => box.chart)"
-EXPONENT = re.compile(r"^-?\d+(\.\d+)?e-?\d+$")
+EXPONENT = re.compile(r"^-?\d+(\.\d+)?e-?\d+( \S+)?$")
 
 
 def chart_pages(site):
@@ -36,9 +36,13 @@ def chart_pages(site):
 
 
 def number(label: str) -> float:
-    """A tick label read back: 1,500 · 2.5k · 40M · 1e-20 · 0.05."""
+    """A tick label read back: 1,500 · 2.5k · 40M · 10B · 2T · 1e-20 · 0.05 · 512 MB · 40 GB/s."""
     text = label.replace(",", "").replace("−", "-")
-    scale = {"k": 1e3, "M": 1e6}.get(text[-1:])
+    if " " in text:   # a byte quantity with its prefix: 512 MB, 1e15 B
+        text, unit = text.split(" ")
+        scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(unit[0], 1)
+        return float(text) * scale
+    scale = {"k": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}.get(text[-1:])
     return float(text[:-1]) * scale if scale else float(text)
 
 
@@ -63,10 +67,18 @@ def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
             assert chart["inked"] > 1000, where   # curves, axes and labels, not a blank canvas
             # One curve: its name over the y axis; several: a legend.
             names = [spec["labels"].get(name, name) for name in plot["y"]]
-            assert (chart["yName"], chart["legend"]) == ((names[0], False) if len(names) == 1 else (None, True)), where
+            # The name says the unit when every tick is in it (GiB): "KV cache size (GiB)".
+            if len(names) == 1:
+                assert chart["yName"] == names[0] or chart["yName"].startswith(names[0] + " ("), where
+                assert not chart["legend"], where
+            else:
+                assert chart["legend"] and (chart["yName"] is None or chart["yName"].startswith("In ")), where
             for axis in chart["axes"]:
                 labels = [label for label in axis["labels"] if label]
-                assert not any(label[-1] in "BT" for label in labels), (where, labels)   # bytes? tera?
+                # Counts as readers write them (10B, 2T), bytes with their prefix and unit (40 GB):
+                # every label reads back as a number.
+                for label in labels:
+                    number(label)
                 # One style per axis: exponent form for all of its labels or for none.
                 assert len({bool(EXPONENT.match(label)) for label in labels if label != "0"}) == 1, (where, labels)
                 if not axis["log"]:

@@ -113,7 +113,7 @@ def test_the_sample_computes_what_cpython_computes_and_draws_its_charts(fresh, s
         entry = BY_KEY[key]
         fresh.goto(server.url + entry.url)
         python_ready(fresh)
-        fresh.wait_for("document.getElementById('py-status').textContent.startsWith('Computed by Python')", READY_S)
+        fresh.wait_for("document.documentElement.dataset.replies", READY_S)   # Python's first results are in
         assert shown(fresh, key) == expected(key), key
         if entry.plots:
             fresh.evaluate("document.getElementById('plots').scrollIntoView()")

@@ -148,6 +148,9 @@ def test_cpython_and_pyodide_agree(entry, run, pyodide_results):
         for name, out in cpython["value"]["outputs"].items():
             theirs = pyodide["value"]["outputs"][name]
             assert out["text"] == theirs["text"], (way, name)
+            # Flags for meaningless results and the rows of a list: one producer, the same in both.
+            for key in ("flag", "items", "items_unit"):
+                assert out.get(key) == theirs.get(key), (way, name, key)
             assert _same(out["value"], theirs["value"]), (way, name, out, theirs)
 
 

@@ -20,7 +20,7 @@ from fractions import Fraction
 from urllib.parse import urlencode
 
 from .citation import run_citation
-from .domain import Domain, DomainError
+from .domain import Domain, DomainError, Interval
 from .numbers import write_input
 from .solve import solve
 from . import units as unit_table
@@ -157,11 +157,45 @@ class Calculator:
         ``units`` maps a display family ("bytes", "flop", "count", ...) to the reader's choice."""
         values = self.read(raw)
         outputs = self.evaluate(values)
-        return {
-            "inputs": values,
-            "outputs": {o["name"]: {"value": outputs[o["name"]], "text": self.write(o, outputs[o["name"]], units)}
-                        for o in self.outputs},
-        }
+        written = {}
+        for o in self.outputs:
+            value = outputs[o["name"]]
+            written[o["name"]] = {"value": value, "text": self.write(o, value, units)}
+            if isinstance(value, (list, tuple)) and len(value) > 1:
+                # A list reads as a small table: each value written alone (the page's rows).
+                # A long unit (tokens) is said once, over the table, not on every row.
+                unit = o.get("unit", "")
+                once = len(unit) > 2 and unit_table.family(unit) in ("count", "plain") if unit in unit_table.UNITS else False
+                items = [self.write(o, v, units) for v in value]
+                if once and all(item.rsplit("\u00a0", 1)[-1] in (unit, unit[:-1]) for item in items):
+                    items = [item.rsplit("\u00a0", 1)[0] for item in items]
+                else:
+                    once = False
+                written[o["name"]]["items"] = items
+                if once:
+                    written[o["name"]]["items_unit"] = unit
+            flag = self.flag(o, value, written[o["name"]]["text"])
+            if flag:
+                written[o["name"]]["flag"] = flag
+        return {"inputs": values, "outputs": written}
+
+    @staticmethod
+    def flag(output: dict, value, text: str) -> str | None:
+        """The sentence that replaces a result the inputs make impossible or meaningless, or None.
+
+        An output may declare ``valid``, the interval where its value means what its label says
+        (an infinite end may be closed: ``[0, inf]`` admits the limit), and ``invalid``, the
+        sentence to show outside it (``{text}`` is the value as written)."""
+        valid = output.get("valid")
+        if not valid or isinstance(value, (list, tuple, str)) or value is None:
+            return None
+        x = float(value)
+        interval = Interval.parse(valid.replace("inf]", "inf)"))
+        if math.isnan(x) or not (x in interval or (x == interval.hi == math.inf and valid.endswith("inf]"))):
+            sentence = output.get("invalid") or "Not meaningful for these inputs: the formula gives {text}, outside {valid}."
+            written = "\u2212" + text[1:] if text.startswith("-") else text   # a minus sign, in a sentence
+            return sentence.replace("{text}", written).replace("{valid}", valid.replace("inf", "∞"))
+        return None
 
     def _try(self, values: dict):
         try:
@@ -182,10 +216,23 @@ class Calculator:
         values = self.read(raw)
         domain = next(d for d in self.domains if d.name == plot["x"])
         lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", 60))
+        off = {name: choice for name, choice in plot.get("when", {}).items() if values.get(name) != choice}
+        if off:
+            # In this mode the swept input is not used: a flat line would say it does not matter.
+            return {"x": [], "y": {name: [] for name in plot["y"]}, "text": {"x": [], "y": {name: [] for name in plot["y"]}},
+                    "current": {"x": values[plot["x"]], "y": {name: None for name in plot["y"]}},
+                    "inactive": {"input": plot["x"], "when": off}}
+        current = values[plot["x"]]
+        # The reader's value outside the chart's range: the sweep reaches out to include it.
+        if isinstance(current, (int, float)) and math.isfinite(current) and (current < lo or current > hi):
+            if not plot.get("log_x") or current > 0:
+                lo, hi = min(lo, current), max(hi, current)
         if plot.get("log_x") and lo > 0:
             xs = [lo * (hi / lo) ** (i / (n - 1)) for i in range(n)]
         else:
             xs = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+        if isinstance(current, (int, float)) and not isinstance(current, bool) and lo <= current <= hi:
+            xs = sorted({*xs, current})   # the reader's own point is one of the chart's (its tooltip, its row)
         if domain.kind == "integer":
             xs = sorted({round(x) for x in xs})
         points = {"x": [], "y": {name: [] for name in plot["y"]}}
@@ -200,10 +247,9 @@ class Calculator:
                 points["y"][name].append(float(y) if ok else None)
         # The same points as the reader reads numbers elsewhere, for the chart's table.
         outputs = {o["name"]: o for o in self.outputs}
-        points["text"] = {"x": [write_input(float(f"{x:.3g}")) for x in points["x"]],  # to three figures
+        points["text"] = {"x": [write_input(x if x == current else float(f"{x:.3g}")) for x in points["x"]],  # to three figures, the reader's own as typed
                           "y": {name: ["—" if y is None else self.write(outputs[name], y) for y in ys]
                                 for name, ys in points["y"].items()}}
-        current = values[plot["x"]]
         points["current"] = {"x": current, "y": {name: self._scalar(self._try(values), name) for name in plot["y"]}}
         return points
 
@@ -232,6 +278,8 @@ class Calculator:
             below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
             row = {}
             for o in self.outputs:
+                if o.get("elastic") is False or o["format"].split(":")[0] in ("bool", "text"):
+                    continue   # a position, a choice, a yes/no: no elasticity means anything
                 a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
                 if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
                     row[o["name"]] = None
