@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check test bench clean chromium java engines
+.PHONY: setup build serve check lint test bench clean chromium java engines
 
 # The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
@@ -44,6 +44,11 @@ PACKAGES_engines := firefox-esr webkit2gtk-driver xvfb xauth
 PROGRAMS_chromium := chromium
 PROGRAMS_java := java
 PROGRAMS_engines := firefox-esr WebKitWebDriver xvfb-run xauth
+
+# Lint and formatting: ruff's findings, and any file the formatter would change.
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest

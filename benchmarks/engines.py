@@ -32,11 +32,16 @@ def _ready_in(engine, url: str) -> float:
 
 def _chromium_cold(url: str, work: Path) -> float:
     from playwright.sync_api import sync_playwright
+
     from benchmarks.run import CHROMIUM_ARGS, _python_ready
+
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"),
-            args=CHROMIUM_ARGS, service_workers="block")
+            tempfile.mkdtemp(prefix="profile-", dir=work),
+            executable_path=shutil.which("chromium"),
+            args=CHROMIUM_ARGS,
+            service_workers="block",
+        )
         try:
             return _python_ready(context.new_page(), url)
         finally:
@@ -47,6 +52,7 @@ def measure(site: Path, runs: int) -> dict:
     """{engine: {"site": [s...], "stock": [s...]}, "versions": {...}}, cold, on 127.0.0.1."""
     sys.path.insert(0, str(ROOT))
     from tests.engines import Firefox, WebKit
+
     server = BenchServer(site, Link())
     pyodide = next((site / "pyodide").iterdir()).name
     targets = {"site": f"{server.url}/35/", "stock": f"{server.url}/__bench__/?pyodide=/pyodide/{pyodide}/"}
@@ -74,33 +80,40 @@ def versions() -> dict:
             return subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout.strip().splitlines()[0]
         except (OSError, IndexError, subprocess.TimeoutExpired):
             return "?"
+
     webkit = first_line("dpkg-query", "-W", "-f", "${Version}", "libwebkit2gtk-4.1-0")
-    return {"chromium": first_line("chromium", "--version").split(" built on")[0], "firefox": first_line("firefox-esr", "--version"),
-            "webkit": f"WebKitGTK {webkit}"}
+    return {
+        "chromium": first_line("chromium", "--version").split(" built on")[0],
+        "firefox": first_line("firefox-esr", "--version"),
+        "webkit": f"WebKitGTK {webkit}",
+    }
 
 
 def report(times: dict, runs: int) -> str:
     from benchmarks.run import _ratio, fmt, summary
+
     names = {"chromium": "Chromium", "firefox": "Firefox ESR", "webkit": "WebKit"}
     found = versions()
     rows = []
     for name, sides in times.items():
         site, stock = summary(sides["site"]), summary(sides["stock"])
         rows.append(f"| {names[name]} ({found[name]}) | {fmt(site)} | {fmt(stock)} | **{_ratio(site, stock):.2f}×** |")
-    return "\n".join([
-        "## In every engine",
-        "",
-        "Python ready, cold, on 127.0.0.1, `/35/` against the bare stock-Pyodide page in the same engine (the two "
-        f"interleaved, {runs} runs each): Chromium through Playwright, Firefox ESR over WebDriver BiDi (puppeteer-core), "
-        "WebKit through WebKitWebDriver and WebKitGTK's MiniBrowser in a virtual display. Cold is a new profile "
-        "(Chromium, Firefox) or a new automation session, whose storage is ephemeral (WebKit). Measured by "
-        "`python -m benchmarks.engines`, which `make bench` runs too.",
-        "",
-        "| engine | entry page | stock Pyodide | ratio |",
-        "|---|---|---|---|",
-        *rows,
-        "",
-    ])
+    return "\n".join(
+        [
+            "## In every engine",
+            "",
+            "Python ready, cold, on 127.0.0.1, `/35/` against the bare stock-Pyodide page in the same engine (the two "
+            f"interleaved, {runs} runs each): Chromium through Playwright, Firefox ESR over WebDriver BiDi (puppeteer-core), "
+            "WebKit through WebKitWebDriver and WebKitGTK's MiniBrowser in a virtual display. Cold is a new profile "
+            "(Chromium, Firefox) or a new automation session, whose storage is ephemeral (WebKit). Measured by "
+            "`python -m benchmarks.engines`, which `make bench` runs too.",
+            "",
+            "| engine | entry page | stock Pyodide | ratio |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,9 +123,14 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-site-"))
     try:
         site = work / "site"
-        subprocess.run([sys.executable, "-m", "site_builder", "build", "--out", str(site)], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "site_builder", "build", "--out", str(site)],
+            check=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
         from benchmarks.run import compress_once
+
         compress_once(site)
         print(report(measure(site, args.runs), args.runs))
     finally:

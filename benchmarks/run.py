@@ -20,18 +20,30 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks import engines, site_build
 from benchmarks.server import BenchServer, Link
 from site_builder.serve import COMPRESSIBLE, _gzipped
-from benchmarks import engines, site_build
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SLOW_LINK = Link(bits_per_s=20e6, latency_s=0.040)
 # The same link as Chromium's own network throttling (DevTools' custom profile): 20 Mbit/s
 # down and up, 40 ms added to each request.  It applies to the page's workers too.
 THROTTLE = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
 READY_MS = 180_000
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def summary(values: list[float]) -> dict:
@@ -43,6 +55,7 @@ def fmt(s: dict, unit: str = "s", scale: float = 1.0, digits: int = 2) -> str:
 
 
 # ----------------------------------------------------------------------------- browser
+
 
 def _python_ready(page, url: str) -> float:
     """Seconds from navigation start to the page's python-ready mark."""
@@ -56,8 +69,11 @@ def _profile(playwright, work: Path):
     """A browser with a fresh on-disk profile: cold at first, with a real HTTP cache for the warm visit
     (an in-memory profile keeps too little to hold Pyodide's 10 MB of WebAssembly)."""
     return playwright.chromium.launch_persistent_context(
-        tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"),
-        args=CHROMIUM_ARGS, service_workers="block")
+        tempfile.mkdtemp(prefix="profile-", dir=work),
+        executable_path=shutil.which("chromium"),
+        args=CHROMIUM_ARGS,
+        service_workers="block",
+    )
 
 
 def compress_once(site: Path) -> None:
@@ -99,6 +115,7 @@ def _default_total() -> str:
     from site_builder.errors import Problems
     from site_builder.load import load_all
     from site_builder.runtime.calculator import Calculator
+
     entry = next(e for e in load_all(ROOT / "entries", Problems()) if e.key == "35")
     return Calculator(entry.spec()).run({})["outputs"]["total"]["text"]
 
@@ -194,8 +211,12 @@ def solve_latency(browser, site: Path, questions: int) -> dict:
             _python_ready(page, f"{server.url}{path}")
             times = sorted(page.evaluate(SOLVE_JS, [output, sense, free, [target(i) for i in range(questions)]]))
             page.close()
-            pick = lambda q: times[min(len(times) - 1, int(q * len(times)))]
-            found[path] = {"p50": pick(0.50), "p95": pick(0.95), "max": times[-1], "n": len(times)}
+            found[path] = {
+                "p50": _quantile(times, 0.50),
+                "p95": _quantile(times, 0.95),
+                "max": times[-1],
+                "n": len(times),
+            }
     finally:
         server.close()
     return found
@@ -252,36 +273,45 @@ def navigation(playwright, work: Path, site: Path, runs: int) -> dict:
         for run in range(runs):
             for sw in (True, False):
                 context = playwright.chromium.launch_persistent_context(
-                    tempfile.mkdtemp(prefix="profile-", dir=work), executable_path=shutil.which("chromium"),
-                    args=CHROMIUM_ARGS, service_workers="allow" if sw else "block")
+                    tempfile.mkdtemp(prefix="profile-", dir=work),
+                    executable_path=shutil.which("chromium"),
+                    args=CHROMIUM_ARGS,
+                    service_workers="allow" if sw else "block",
+                )
                 page = context.new_page()
                 _python_ready(page, f"{server.url}/35/")
                 if sw:
-                    page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'",
-                                           timeout=READY_MS)
-                for url in ("/19/", "/35/"):   # every file cached, the pages under the service worker
+                    page.wait_for_function(
+                        "() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=READY_MS
+                    )
+                for url in ("/19/", "/35/"):  # every file cached, the pages under the service worker
                     _python_ready(page, server.url + url)
-                for how in (("turbo", "full") if run % 2 else ("full", "turbo")):
+                for how in ("turbo", "full") if run % 2 else ("full", "turbo"):
                     _python_ready(page, f"{server.url}/35/")
                     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
                     page.wait_for_load_state("networkidle")
                     server.link.sent = 0
                     clicked = page.evaluate(CLICK_JS, how == "turbo")
-                    page.wait_for_function("() => location.pathname === '/19/' && document.documentElement.dataset.python",
-                                           timeout=READY_MS)
+                    page.wait_for_function(
+                        "() => location.pathname === '/19/' && document.documentElement.dataset.python",
+                        timeout=READY_MS,
+                    )
                     assert page.evaluate("document.documentElement.dataset.python") == "ready"
                     times[(how, sw)].append((page.evaluate(READY_AT_JS) - clicked) / 1000)
                     page.wait_for_load_state("networkidle")
                     sent[(how, sw)].append(server.link.sent)
                     assert page.evaluate("performance.getEntriesByType('navigation')[0].name").endswith(
-                        "/35/" if how == "turbo" else "/19/"), how   # the same document, or a new one
+                        "/35/" if how == "turbo" else "/19/"
+                    ), how  # the same document, or a new one
                 context.close()
     finally:
         server.close()
     name = lambda key: key[0] + ("" if key[1] else " without the service worker")
-    return {"times": {name(k): summary(v) for k, v in times.items()},
-            "bytes": {name(k): statistics.median(v) for k, v in sent.items()},
-            "load": os.getloadavg()[1]}   # the machine's load over the last 5 minutes: the absolute times move with it
+    return {
+        "times": {name(k): summary(v) for k, v in times.items()},
+        "bytes": {name(k): statistics.median(v) for k, v in sent.items()},
+        "load": os.getloadavg()[1],
+    }  # the machine's load over the last 5 minutes: the absolute times move with it
 
 
 def page_weight(site: Path) -> dict:
@@ -291,16 +321,22 @@ def page_weight(site: Path) -> dict:
     runtime's sources, which a page fetches only if it falls back to stock Pyodide, are counted apart."""
     gz = lambda p: len(gzip.compress(p.read_bytes(), 9))
     css = [*(site / "static").glob("*.css"), *(site / "katex").rglob("*.css"), *(site / "vendor").rglob("*.css")]
-    js = [p for p in (site / "static").glob("*.js") if p.name != "alias.js"]   # alias.js: old URLs' redirect pages
+    js = [p for p in (site / "static").glob("*.js") if p.name != "alias.js"]  # alias.js: old URLs' redirect pages
     pages = [p for p in site.rglob("index.html") if p.parent.name.isdigit() or p.parent.parent.name == "toolkit"]
     heaviest = max(pages, key=gz)
     html, common = gz(heaviest), sum(map(gz, css + js))
     python = sum(map(gz, (site / "static" / "runtime").glob("*.py")))
-    return {"page": "/" + heaviest.parent.relative_to(site).as_posix() + "/", "html": html, "common": common,
-            "total": html + common, "python": python}
+    return {
+        "page": "/" + heaviest.parent.relative_to(site).as_posix() + "/",
+        "html": html,
+        "common": common,
+        "total": html + common,
+        "python": python,
+    }
 
 
 # ----------------------------------------------------------------------------- report
+
 
 def run(runs: int, out: Path) -> int:
     from playwright.sync_api import sync_playwright
@@ -310,8 +346,12 @@ def run(runs: int, out: Path) -> int:
         print("build: ours against MkDocs …", flush=True)
         builds = site_build.measure(work, runs)
         site = work / "site"
-        subprocess.run([sys.executable, "-m", "site_builder", "build", "--out", str(site)], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "site_builder", "build", "--out", str(site)],
+            check=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
             print("browser: first paint …", flush=True)
@@ -336,7 +376,11 @@ def run(runs: int, out: Path) -> int:
         engine_runs = max(3, runs // 2)
         in_engines = engines.report(engines.measure(site, engine_runs), engine_runs)
         weight = page_weight(site)
-        out.write_text(report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav) + "\n" + in_engines)
+        out.write_text(
+            report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav)
+            + "\n"
+            + in_engines
+        )
         print(f"wrote {out}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -344,7 +388,11 @@ def run(runs: int, out: Path) -> int:
 
 
 def _ways(result: dict) -> str:
-    names = {"snapshot": "memory snapshot", "startup": "start-up stdlib", "startup+xz": "start-up stdlib, xz-compressed"}
+    names = {
+        "snapshot": "memory snapshot",
+        "startup": "start-up stdlib",
+        "startup+xz": "start-up stdlib, xz-compressed",
+    }
     return " / ".join(names.get(way, way) for way in result["stdlib"])
 
 
@@ -373,17 +421,43 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
     nosw = lambda how: f"{how} without the service worker"
     nav_s = nav["times"]["turbo"]["median"]
     targets = [
-        ("Results visible at first paint, JavaScript off", paint["results_without_js"], "yes" if paint["results_without_js"] else "no"),
+        (
+            "Results visible at first paint, JavaScript off",
+            paint["results_without_js"],
+            "yes" if paint["results_without_js"] else "no",
+        ),
         ("Python ready, cold, ≤ 0.4× stock Pyodide on 127.0.0.1", local_ratio <= 0.4, f"{local_ratio:.3f}×"),
-        ("Python ready, cold, ≤ 0.6× stock Pyodide at 20 Mbit/s, 40 ms (Chromium's throttling)", slow_ratio <= 0.6, f"{slow_ratio:.3f}×"),
+        (
+            "Python ready, cold, ≤ 0.6× stock Pyodide at 20 Mbit/s, 40 ms (Chromium's throttling)",
+            slow_ratio <= 0.6,
+            f"{slow_ratio:.3f}×",
+        ),
         ("Recompute p95 ≤ 16 ms once ready", latency["p95"] <= 16, f"{latency['p95']:.1f} ms"),
-        ("Solve p95 ≤ 50 ms once ready (/35/, /19/, /46/)", all(s["p95"] <= 50 for s in solves.values()),
-         _solve_figures(solves)),
-        ("A link /35/ → /19/: Python ready ≤ 0.1 s after the click, ≤ 0.1× the same link as a full load",
-         nav_s <= 0.1 and nav_ratio <= 0.1, f"{nav_s * 1000:.0f} ms, {nav_ratio:.3f}×"),
-        ("Full build of the bank ≤ 1 s", builds["ours_full"]["median"] <= 1.0, f"{builds['ours_full']['median']:.2f} s"),
-        ("Full build ≥ 5× faster than MkDocs on the same content", build_ratio <= 0.2, f"{1 / build_ratio:.1f}× faster"),
-        ("Entry page ≤ 60 KB compressed (HTML, CSS and our JS)", weight["total"] <= 60_000, f"{weight['total'] / 1000:.1f} KB"),
+        (
+            "Solve p95 ≤ 50 ms once ready (/35/, /19/, /46/)",
+            all(s["p95"] <= 50 for s in solves.values()),
+            _solve_figures(solves),
+        ),
+        (
+            "A link /35/ → /19/: Python ready ≤ 0.1 s after the click, ≤ 0.1× the same link as a full load",
+            nav_s <= 0.1 and nav_ratio <= 0.1,
+            f"{nav_s * 1000:.0f} ms, {nav_ratio:.3f}×",
+        ),
+        (
+            "Full build of the bank ≤ 1 s",
+            builds["ours_full"]["median"] <= 1.0,
+            f"{builds['ours_full']['median']:.2f} s",
+        ),
+        (
+            "Full build ≥ 5× faster than MkDocs on the same content",
+            build_ratio <= 0.2,
+            f"{1 / build_ratio:.1f}× faster",
+        ),
+        (
+            "Entry page ≤ 60 KB compressed (HTML, CSS and our JS)",
+            weight["total"] <= 60_000,
+            f"{weight['total'] / 1000:.1f} KB",
+        ),
     ]
     lines = [
         "# Benchmarks",
@@ -454,7 +528,7 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         "ready to recompute), with the service worker installed and every file cached (a fresh profile per run, "
         "warmed by a first visit to both pages). Followed in the page, the link swaps `/19/`'s body in (Turbo Drive) "
         "and loads its formula into the Python already running; as a full page load (the same link with "
-        "`data-turbo=\"false\"`, the only way before) the new page boots Python again in a new worker.",
+        '`data-turbo="false"`, the only way before) the new page boots Python again in a new worker.',
         "",
         "| a link /35/ → /19/ | followed in the page | full page load | ratio |",
         "|---|---|---|---|",
@@ -473,9 +547,12 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         "",
         "Solve latency, an inverse question asked in the solve panel, from submitting it to the freed input, the "
         "answer and every result on screen (a new target each time): "
-        + "; ".join(f"`{path}` {SOLVES[path][2]} for {SOLVES[path][0]} {SOLVES[path][1]} a target, "
-                    f"p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms (n={s['n']})"
-                    for path, s in solves.items()) + ".",
+        + "; ".join(
+            f"`{path}` {SOLVES[path][2]} for {SOLVES[path][0]} {SOLVES[path][1]} a target, "
+            f"p50 {s['p50']:.1f} ms, p95 {s['p95']:.1f} ms, max {s['max']:.1f} ms (n={s['n']})"
+            for path, s in solves.items()
+        )
+        + ".",
         "",
         f"Bytes sent for an entry page until Python is ready: first visit {bytes_['first'] / 1e6:.2f} MB from a far "
         f"server (start-up stdlib, xz-compressed), {bytes_['first_near'] / 1e6:.2f} MB from a near one (snapshot); another entry "
@@ -497,8 +574,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
-    parser.add_argument("--only", choices=("navigation", "python-ready", "solve"),
-                        help="measure this part alone and print its figures (BENCHMARKS.md is left as it is)")
+    parser.add_argument(
+        "--only",
+        choices=("navigation", "python-ready", "solve"),
+        help="measure this part alone and print its figures (BENCHMARKS.md is left as it is)",
+    )
     args = parser.parse_args(argv)
     if args.only:
         return only(args.only, args.runs)
@@ -507,13 +587,18 @@ def main(argv: list[str] | None = None) -> int:
 
 def only(part: str, runs: int) -> int:
     import json
+
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp(prefix="bench-"))
     try:
         site = work / "site"
-        subprocess.run([sys.executable, "-m", "site_builder", "build", "--out", str(site)], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "-m", "site_builder", "build", "--out", str(site)],
+            check=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
         compress_once(site)
         with sync_playwright() as p:
             if part == "solve":
@@ -524,7 +609,9 @@ def only(part: str, runs: int) -> int:
                 found = navigation(p, work, site, runs)
             else:
                 found = python_ready(p, work, site, runs, Link())
-        plain = lambda v: {" ".join(k) if isinstance(k, tuple) else k: plain(x) for k, x in v.items()} if isinstance(v, dict) else v
+        plain = lambda v: (
+            {" ".join(k) if isinstance(k, tuple) else k: plain(x) for k, x in v.items()} if isinstance(v, dict) else v
+        )
         print(json.dumps(plain(found), indent=1, default=str))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -28,7 +28,7 @@ class Link:
 
     def send(self, write, data: bytes) -> None:
         for i in range(0, len(data), 16384):
-            chunk = data[i:i + 16384]
+            chunk = data[i : i + 16384]
             if self.rate:
                 with self.lock:
                     start = max(time.perf_counter(), self.next_free)
@@ -65,7 +65,7 @@ class BenchHandler(Handler):
 
     def translate_path(self, path):
         if path.startswith("/__bench__/"):
-            name = path.split("?")[0][len("/__bench__/"):] or "index.html"
+            name = path.split("?")[0][len("/__bench__/") :] or "index.html"
             return str(BARE / name)
         return super().translate_path(path)
 
@@ -84,7 +84,7 @@ class BenchServer(SiteServer):
         self.thread.start()
 
     def __enter__(self):
-        return self   # already serving
+        return self  # already serving
 
     def close(self):
         self.__exit__()

@@ -32,15 +32,21 @@ def mkdocs_project(folder: Path, entries) -> None:
     (docs / "katex" / "render.js").write_text(
         'document$.subscribe(() => { for (const el of document.querySelectorAll(".arithmatex")) {'
         ' const tex = el.textContent.replace(/^\\\\[\\(\\[]|\\\\[\\)\\]]$/g, "");'
-        ' katex.render(tex, el, { displayMode: el.tagName === "DIV", throwOnError: false }); } });\n')
-    (docs / "index.md").write_text("# The Derivation Bank\n\n" + "\n".join(f"- [{e.title}]({e.key}.md)" for e in entries) + "\n")
+        ' katex.render(tex, el, { displayMode: el.tagName === "DIV", throwOnError: false }); } });\n'
+    )
+    (docs / "index.md").write_text(
+        "# The Derivation Bank\n\n" + "\n".join(f"- [{e.title}]({e.key}.md)" for e in entries) + "\n"
+    )
     for e in entries:
-        (docs / f"{e.key}.md").write_text(f"# {e.label}: {e.title}\n\n{e.statement}\n\n## How it is computed\n\n{e.notes}\n")
+        (docs / f"{e.key}.md").write_text(
+            f"# {e.label}: {e.title}\n\n{e.statement}\n\n## How it is computed\n\n{e.notes}\n"
+        )
     (folder / "mkdocs.yml").write_text(
         "site_name: Derivation Bank\ntheme:\n  name: material\n"
         "markdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n"
         "extra_javascript:\n  - katex/katex.min.js\n  - katex/render.js\n"
-        "extra_css:\n  - katex/katex.min.css\n")
+        "extra_css:\n  - katex/katex.min.css\n"
+    )
 
 
 def measure(work: Path, runs: int) -> dict:
@@ -63,8 +69,9 @@ def measure(work: Path, runs: int) -> dict:
     for i in range(runs):  # interleaved, so both tools meet the same machine state
         full.append(_timed([*ours, "build", "--out", str(work / "out")], ROOT))
         mk_full.append(_timed(mkdocs, project))
-        text = changed.read_text().replace("derived from what is stored and per what.",
-                                           f"derived from what is stored and per what (edit {i}).")
+        text = changed.read_text().replace(
+            "derived from what is stored and per what.", f"derived from what is stored and per what (edit {i})."
+        )
         changed.write_text(text)
         incremental.append(_timed([*ours, "--entries", str(copy), "build", "--out", str(work / "out2")], ROOT))
         page.write_text(page.read_text() + f"\nEdit {i}.\n")
@@ -72,8 +79,14 @@ def measure(work: Path, runs: int) -> dict:
         # Where a Python build starts from: the interpreter importing a template engine and a YAML parser.
         floor.append(_timed([sys.executable, "-c", "import jinja2, yaml"], ROOT))
     from benchmarks.run import summary
+
     return {
-        "entries": len(entries), "pages": sum(1 for _ in (work / "out").rglob("index.html")),
-        "ours_first": summary(first), "ours_full": summary(full), "ours_incremental": summary(incremental),
-        "mkdocs_full": summary(mk_full), "mkdocs_incremental": summary(mk_incremental), "floor": summary(floor),
+        "entries": len(entries),
+        "pages": sum(1 for _ in (work / "out").rglob("index.html")),
+        "ours_first": summary(first),
+        "ours_full": summary(full),
+        "ours_incremental": summary(incremental),
+        "mkdocs_full": summary(mk_full),
+        "mkdocs_incremental": summary(mk_incremental),
+        "floor": summary(floor),
     }

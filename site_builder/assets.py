@@ -39,10 +39,10 @@ class Assets:
     early_js: str
     site_js: str
     page_js: str
-    python_js: str   # unversioned: page.js imports it by this URL, and both must get one instance
+    python_js: str  # unversioned: page.js imports it by this URL, and both must get one instance
     alias_js: str
     katex_css: str
-    katex_fonts: tuple[str, ...]   # what every entry's math uses, preloaded
+    katex_fonts: tuple[str, ...]  # what every entry's math uses, preloaded
     math_css: str
     pyodide: str
     stdlib: str
@@ -52,11 +52,11 @@ class Assets:
     minisearch: str
     uplot_js: str
     uplot_css: str
-    turbo: str   # Turbo Drive: links between pages keep the page's Python (site.js starts it)
+    turbo: str  # Turbo Drive: links between pages keep the page's Python (site.js starts it)
     search_index: str
     runtime: tuple[str, ...]
     version: str
-    qr_js: str = ""   # the QR encoder, loaded only when a reader opens the QR code
+    qr_js: str = ""  # the QR encoder, loaded only when a reader opens the QR code
 
 
 def _katex_css(css: bytes) -> bytes:
@@ -70,9 +70,12 @@ def _katex_css(css: bytes) -> bytes:
 def _as_module(umd: bytes) -> bytes:
     """xz-decompress ships one UMD script; the worker imports modules.  Run it with a CommonJS
     ``module`` of its own and export what it defines (it needs nothing from ``require``)."""
-    return (b"// xz-decompress, its UMD build wrapped as a module by the site build.\n"
-            b"const module = { exports: {} }; const exports = module.exports; const require = () => ({});\n"
-            + umd + b"\nexport const { XzReadableStream } = module.exports;\n")
+    return (
+        b"// xz-decompress, its UMD build wrapped as a module by the site build.\n"
+        b"const module = { exports: {} }; const exports = module.exports; const require = () => ({});\n"
+        + umd
+        + b"\nexport const { XzReadableStream } = module.exports;\n"
+    )
 
 
 # Turbo's progress bar brings its own <style> element, which the site's policy (style-src 'self')
@@ -106,10 +109,12 @@ def vendored() -> dict[str, bytes | Path]:
     files[f"vendor/uqr/{qv}/index.mjs"] = NODE_MODULES / "uqr" / "dist" / "index.mjs"
     xv = package_version("xz-decompress")
     files[f"vendor/xz-decompress/{xv}/xz-decompress.mjs"] = _as_module(
-        (NODE_MODULES / "xz-decompress" / "dist" / "package" / "xz-decompress.min.js").read_bytes())
+        (NODE_MODULES / "xz-decompress" / "dist" / "package" / "xz-decompress.min.js").read_bytes()
+    )
     tv = package_version("@hotwired/turbo")
     files[f"vendor/turbo/{tv}/turbo.es2017-esm.js"] = _turbo(
-        (NODE_MODULES / "@hotwired" / "turbo" / "dist" / "turbo.es2017-esm.js").read_bytes())
+        (NODE_MODULES / "@hotwired" / "turbo" / "dist" / "turbo.es2017-esm.js").read_bytes()
+    )
     wv = package_version("workbox-sw")
     files[f"vendor/workbox/{wv}/workbox-sw.js"] = NODE_MODULES / "workbox-sw" / "build" / "workbox-sw.js"
     for module in WORKBOX_MODULES:
@@ -119,8 +124,11 @@ def vendored() -> dict[str, bytes | Path]:
 
 def static() -> dict[str, bytes]:
     """Our own browser files and the Python runtime, by site path."""
-    files = {f"static/{p.name}": p.read_bytes() for p in sorted(APP.iterdir())
-             if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"}
+    files = {
+        f"static/{p.name}": p.read_bytes()
+        for p in sorted(APP.iterdir())
+        if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"
+    }
     for p in sorted(RUNTIME.glob("*.py")):
         files[f"static/runtime/{p.name}"] = p.read_bytes()
     return files
@@ -137,17 +145,28 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
     katex_css = next(p for p in files if p.endswith("katex.min.css"))
     minisearch = next(p for p in files if p.startswith("vendor/minisearch/"))
     return Assets(
-        style=url("static/style.css"), early_js=url("static/early.js"), site_js=url("static/site.js"),
-        page_js=url("static/page.js"), python_js="/static/python.js", alias_js=url("static/alias.js"),
-        katex_css="/" + katex_css, math_css=url("static/math.css"),
-        katex_fonts=tuple("/" + katex_css.replace("katex.min.css", f"fonts/KaTeX_{name}.woff2")
-                          for name in ("Main-Regular", "Math-Italic")),
-        pyodide=f"/pyodide/{package_version('pyodide')}/", minisearch="/" + minisearch,
+        style=url("static/style.css"),
+        early_js=url("static/early.js"),
+        site_js=url("static/site.js"),
+        page_js=url("static/page.js"),
+        python_js="/static/python.js",
+        alias_js=url("static/alias.js"),
+        katex_css="/" + katex_css,
+        math_css=url("static/math.css"),
+        katex_fonts=tuple(
+            "/" + katex_css.replace("katex.min.css", f"fonts/KaTeX_{name}.woff2")
+            for name in ("Main-Regular", "Math-Italic")
+        ),
+        pyodide=f"/pyodide/{package_version('pyodide')}/",
+        minisearch="/" + minisearch,
         stdlib="/" + next(p for p in files if "/stdlib-startup-" in p),
         snapshot="/" + next(p for p in files if p.startswith("snapshot/")),
         xz_decoder="/" + next(p for p in files if p.startswith("vendor/xz-decompress/")),
-        pyodide_lock_info=json.dumps(json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"],
-                                     sort_keys=True, separators=(",", ":")),
+        pyodide_lock_info=json.dumps(
+            json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"],
+            sort_keys=True,
+            separators=(",", ":"),
+        ),
         uplot_js="/" + next(p for p in files if p.endswith("uPlot.esm.js")),
         uplot_css="/" + next(p for p in files if p.endswith("uPlot.min.css")),
         turbo="/" + next(p for p in files if p.startswith("vendor/turbo/")),

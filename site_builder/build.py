@@ -56,9 +56,13 @@ def licences() -> dict:
     ``license`` for our code; package-lock.json's for each package the site serves."""
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
-    files = sorted(p.name for p in ROOT.iterdir() if p.is_file() and p.name.upper().startswith(("LICENSE", "LICENCE", "COPYING")))
-    served = [(name, lock[f"node_modules/{name}"]["version"], lock[f"node_modules/{name}"].get("license", "not stated"))
-              for name in package.get("dependencies", {})]
+    files = sorted(
+        p.name for p in ROOT.iterdir() if p.is_file() and p.name.upper().startswith(("LICENSE", "LICENCE", "COPYING"))
+    )
+    served = [
+        (name, lock[f"node_modules/{name}"]["version"], lock[f"node_modules/{name}"].get("license", "not stated"))
+        for name in package.get("dependencies", {})
+    ]
     return {"files": files, "code": package.get("license", ""), "served": served}
 
 
@@ -71,7 +75,9 @@ def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
     answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"], clock=False)
     sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
     asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
-    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [(symbols[q["input"]], q["input"], asked)]
+    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [
+        (symbols[q["input"]], q["input"], asked)
+    ]
     label = next(i.label for i in entry.inputs if i.name == q["input"])
     checks = []
     for c in case.checks:
@@ -119,6 +125,7 @@ def _qr_svgs(urls: list[str]) -> dict[str, str]:
         k = key(version, url)
         if cache.get(k) is None:
             import segno
+
             cache.put(k, segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}"))
         found[url] = cache.get(k)
     cache.save()
@@ -145,8 +152,15 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files["search-index.json"] = search.index_json(entries, checked.chapters)
     sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir)
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
-    renderer = Renderer(entries, typeset, assets(files, version), site_url(), source_date(),
-                        presets=checked.presets, chapters=checked.chapters)
+    renderer = Renderer(
+        entries,
+        typeset,
+        assets(files, version),
+        site_url(),
+        source_date(),
+        presets=checked.presets,
+        chapters=checked.chapters,
+    )
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()
@@ -160,18 +174,31 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         qr = qr_codes[site_url() + entry.url]
         try:
             with check.time_limit():
-                extras = {"sweeps": [calc.sweep({}, p.spec()) for p in entry.plots], "elasticities": calc.elasticities({})}
+                extras = {
+                    "sweeps": [calc.sweep({}, p.spec()) for p in entry.plots],
+                    "elasticities": calc.elasticities({}),
+                }
         except check.FormulaTimeout as exc:
             problems = Problems()
-            problems.add(entry.where.path, entry.at("plots").line, f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}")
+            problems.add(
+                entry.where.path,
+                entry.at("plots").line,
+                f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
+            )
             raise BuildFailed(problems) from None
         page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr, extras)
         files[entry.url.strip("/") + "/index.html"] = page.encode()
-        files[entry.url.strip("/") + "/qr.svg"] = qr.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()
+        files[entry.url.strip("/") + "/qr.svg"] = qr.replace(
+            "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1
+        ).encode()
     for alias, target in aliases(entries).items():
         files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
     files["sw.js"] = offline.service_worker(files)
-    counts = {"pages": len(entries) + 4 + bool(prompts), "entries": len(entries), "cases": sum(len(e.cases) for e in entries)}
+    counts = {
+        "pages": len(entries) + 4 + bool(prompts),
+        "entries": len(entries),
+        "cases": sum(len(e.cases) for e in entries),
+    }
     return files, counts
 
 
@@ -208,5 +235,7 @@ def build_site(entries_dir: Path, out: Path) -> str:
     files, counts = build(entries_dir)
     write_site(files, out)
     seconds = time.perf_counter() - start
-    return (f"built {counts['pages']} pages ({counts['entries']} entries), "
-            f"{counts['cases']} cases reproduced, in {seconds:.2f} s -> {out}")
+    return (
+        f"built {counts['pages']} pages ({counts['entries']} entries), "
+        f"{counts['cases']} cases reproduced, in {seconds:.2f} s -> {out}"
+    )

@@ -19,11 +19,11 @@ from .entry import Entry
 from .errors import Problems, shown
 from .load import load_all, load_chapters, load_synthesis
 from .presets import check_fill, load_presets
+from .runtime import units as unit_table
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
 from .runtime.numbers import NumberError
 from .runtime.solve import NUMERIC, solve
-from .runtime import units as unit_table
 
 LIST_ONLY = ("length", "integer_elements", "sum")
 FORMULA_SECONDS = 2.0
@@ -68,8 +68,8 @@ class Checked:
     css: str
     prompts: tuple
     intro: str
-    presets: dict = field(default_factory=dict)   # kind -> id -> Preset (entries/presets/)
-    chapters: dict = field(default_factory=dict)   # chapter number -> Chapter, from entries/_chapters.yaml
+    presets: dict = field(default_factory=dict)  # kind -> id -> Preset (entries/presets/)
+    chapters: dict = field(default_factory=dict)  # chapter number -> Chapter, from entries/_chapters.yaml
 
 
 def check_bank(entries_dir: Path, problems: Problems) -> Checked:
@@ -150,8 +150,12 @@ def _check_fields(entry: Entry, problems: Problems) -> bool:
                 _add(problems, item.where, f"{kind}: name {name!r} is used {count} times")
         for item in items:
             if item.name in PAGE_PARAMS:
-                _add(problems, item.where, f"{kind}: name {item.name!r} is kept for the page's links "
-                                           f"({', '.join(PAGE_PARAMS)}); choose another")
+                _add(
+                    problems,
+                    item.where,
+                    f"{kind}: name {item.name!r} is kept for the page's links "
+                    f"({', '.join(PAGE_PARAMS)}); choose another",
+                )
     for k, item in enumerate(entry.inputs):
         at = f"inputs[{k}]"
         if item.type in ("real", "integer", "list") and item.domain is None:
@@ -200,8 +204,11 @@ def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
     params = list(inspect.signature(calc.compute).parameters)
     names = [i.name for i in entry.inputs]
     if params != names:
-        problems.add(entry.where.path, entry.block_lines["formula"],
-                     f"compute({', '.join(params)}) must take the inputs in order: compute({', '.join(names)})")
+        problems.add(
+            entry.where.path,
+            entry.block_lines["formula"],
+            f"compute({', '.join(params)}) must take the inputs in order: compute({', '.join(names)})",
+        )
         return None
     try:
         calc.run({})
@@ -249,7 +256,11 @@ def _check_headline(entry: Entry, problems: Problems) -> None:
     names = [o.name for o in entry.outputs]
     for name in entry.headline:
         if name not in names:
-            _add(problems, entry.at("headline"), f"headline: {name!r} is not an output of this entry (outputs: {', '.join(names)})")
+            _add(
+                problems,
+                entry.at("headline"),
+                f"headline: {name!r} is not an output of this entry (outputs: {', '.join(names)})",
+            )
 
 
 def _check_question(entry: Entry, calc: Calculator, problems: Problems) -> None:
@@ -271,9 +282,11 @@ def reproduce(calc: Calculator, case) -> list:
     if question is None:
         outputs = calc.run(case.inputs)["outputs"]
         return [(check, outputs[check.output]["value"]) for check in case.checks]
-    result = solve(calc, case.inputs, question["input"], question["output"], question["sense"], question["target"], clock=False)
+    result = solve(
+        calc, case.inputs, question["input"], question["output"], question["sense"], question["target"], clock=False
+    )
     found = result["solutions"]
-    result["message"] = result["message"].replace("\u00a0", " ")   # for a terminal
+    result["message"] = result["message"].replace("\u00a0", " ")  # for a terminal
     if not found:
         raise Unsolved(f"no solution for {question['input']}: {result['message']}")
     pairs = []
@@ -285,7 +298,7 @@ def reproduce(calc: Calculator, case) -> list:
         # the freed input: its crossing as refined (the value shown is shortened to the
         # fewest digits that still reproduce the target, which a printed value may exceed)
         value = found[k]["root"] if check.output == question["input"] else run["outputs"][check.output]["value"]
-        pairs.append((replace(check, index=None), value))   # index picked the solution: one number is checked
+        pairs.append((replace(check, index=None), value))  # index picked the solution: one number is checked
     return pairs
 
 
@@ -301,7 +314,9 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
         broken = False
         for name in case.inputs:
             if name not in calc.defaults:
-                _add(problems, case.where, f"case {case.id}: unknown input {name!r}; inputs: {', '.join(calc.defaults)}")
+                _add(
+                    problems, case.where, f"case {case.id}: unknown input {name!r}; inputs: {', '.join(calc.defaults)}"
+                )
                 broken = True
         question = case.inverse
         checked = dict(outputs)
@@ -311,13 +326,21 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
                 _add(problems, case.where, f"case {case.id}: solve.{reason}")
                 broken = True
             elif question["input"] in case.inputs:
-                _add(problems, case.where, f"case {case.id}: {question['input']} is solved for, so inputs must not give it")
+                _add(
+                    problems,
+                    case.where,
+                    f"case {case.id}: {question['input']} is solved for, so inputs must not give it",
+                )
                 broken = True
             checked[question["input"]] = "sig"
         for check in case.checks:
             if check.output not in checked:
                 also = f"; or the freed input {question['input']!r}" if question else ""
-                _add(problems, check.where, f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}{also}")
+                _add(
+                    problems,
+                    check.where,
+                    f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}{also}",
+                )
                 broken = True
             reason = tolerance.problem(check, checked.get(check.output, "sig"))
             if reason:
@@ -343,7 +366,9 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             if miss:
                 _add(problems, check.where, f"case {case.id}: {miss}")
             elif check.erratum is not None and not tolerance.book_disagrees(check, actual):
-                _add(problems, check.where, f"case {case.id}: erratum on {check.output}, but the printed value is right")
+                _add(
+                    problems, check.where, f"case {case.id}: erratum on {check.output}, but the printed value is right"
+                )
 
 
 def _numeric(value) -> bool:
@@ -381,9 +406,17 @@ def _check_plots(entry: Entry, calc: Calculator, problems: Problems) -> None:
             points = calc.sweep({}, plot.spec())
             drawn = [y for name in plot.y for y in points["y"].get(name, []) if y is not None]
             if len(drawn) < 2:
-                _add(problems, plot.where, f"{at}: the formula gives fewer than two drawable points over [{plot.start:g}, {plot.stop:g}]")
+                _add(
+                    problems,
+                    plot.where,
+                    f"{at}: the formula gives fewer than two drawable points over [{plot.start:g}, {plot.stop:g}]",
+                )
             elif plot.log_y and min(drawn) <= 0:
-                _add(problems, plot.where, f"{at}.log_y: the outputs reach {min(drawn):g}; a logarithmic axis needs them positive")
+                _add(
+                    problems,
+                    plot.where,
+                    f"{at}.log_y: the outputs reach {min(drawn):g}; a logarithmic axis needs them positive",
+                )
 
 
 def feed_inputs(feed, source: Calculator, run: dict) -> dict:
@@ -409,10 +442,18 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
             bad = False
             for name, origin in feed.inputs.items():
                 if name not in target.defaults:
-                    _add(problems, feed.where, f"{at}.inputs: entry {feed.entry} has no input {name!r}; it has {', '.join(target.defaults)}")
+                    _add(
+                        problems,
+                        feed.where,
+                        f"{at}.inputs: entry {feed.entry} has no input {name!r}; it has {', '.join(target.defaults)}",
+                    )
                     bad = True
-                if origin not in source.defaults and origin not in {o['name'] for o in source.outputs}:
-                    _add(problems, feed.where, f"{at}.inputs.{name}: {origin!r} is neither an input nor an output of this entry")
+                if origin not in source.defaults and origin not in {o["name"] for o in source.outputs}:
+                    _add(
+                        problems,
+                        feed.where,
+                        f"{at}.inputs.{name}: {origin!r} is neither an input nor an output of this entry",
+                    )
                     bad = True
             if bad:
                 continue
@@ -462,8 +503,12 @@ def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> 
         if chapter is None:
             _add(problems, entry.at("chapter"), f"chapter: {entry.chapter} is not described in entries/_chapters.yaml")
         elif chapter.part != entry.part:
-            _add(problems, chapter.where, f"chapter {chapter.number}: part {chapter.part}, but entry {entry.key} "
-                                          f"of that chapter is in Part {entry.part}")
+            _add(
+                problems,
+                chapter.where,
+                f"chapter {chapter.number}: part {chapter.part}, but entry {entry.key} "
+                f"of that chapter is in Part {entry.part}",
+            )
 
 
 def check_tex(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dict, str]:
@@ -472,12 +517,17 @@ def check_tex(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dic
     Returns the typeset HTML of each fragment and the stylesheet its classes need."""
     sources = [(entry.where.path, *source) for entry in entries for source in tex_sources(entry)]
     for prompt in prompts:
-        sources += [(prompt.where.path, text, prompt.where.line, prompt.id) for text in (prompt.text, prompt.correction)]
+        sources += [
+            (prompt.where.path, text, prompt.where.line, prompt.id) for text in (prompt.text, prompt.correction)
+        ]
     located = []
     for path, text, first_line, what in sources:
         for stray in markdown.stray_dollars(text):
-            problems.add(Path(path), _line_of(text, stray, first_line),
-                         f"{what}: '$' opens no math in {stray[:60]!r}; close the formula, or write \\$ for a dollar sign")
+            problems.add(
+                Path(path),
+                _line_of(text, stray, first_line),
+                f"{what}: '$' opens no math in {stray[:60]!r}; close the formula, or write \\$ for a dollar sign",
+            )
         for fragment in markdown.fragments(text):
             located.append((path, _line_of(text, fragment[0], first_line), what, fragment))
     results, css = math.typeset_for_pages([f for *_, f in located])

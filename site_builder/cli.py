@@ -15,7 +15,9 @@ SITE = ROOT / "_site"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m site_builder", description="Build, serve, check and compute the Derivation Bank.")
+    p = argparse.ArgumentParser(
+        prog="python -m site_builder", description="Build, serve, check and compute the Derivation Bank."
+    )
     p.add_argument("--entries", type=Path, default=ENTRIES, help="folder of entry YAML files (default: entries/)")
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="build the site into a folder, atomically")
@@ -29,13 +31,23 @@ def _parser() -> argparse.ArgumentParser:
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
-    c.add_argument("assignments", nargs="*", metavar="name=value",
-                   help="inputs; the rest take their defaults.  With --solve, one of them is the target: "
-                        "output=value, output<=value or output>=value (in the output's units: total<=80GB)")
+    c.add_argument(
+        "assignments",
+        nargs="*",
+        metavar="name=value",
+        help="inputs; the rest take their defaults.  With --solve, one of them is the target: "
+        "output=value, output<=value or output>=value (in the output's units: total<=80GB)",
+    )
     c.add_argument("--solve", metavar="INPUT", help="ask it backwards: the values of INPUT where the target is met")
     c.add_argument("--json", action="store_true", help="print JSON")
-    c.add_argument("--model", metavar="ID", help="fill inputs from a published model (entries/presets/models/); 'list' lists them")
-    c.add_argument("--hardware", metavar="ID", help="fill inputs from an accelerator (entries/presets/hardware/); 'list' lists them")
+    c.add_argument(
+        "--model", metavar="ID", help="fill inputs from a published model (entries/presets/models/); 'list' lists them"
+    )
+    c.add_argument(
+        "--hardware",
+        metavar="ID",
+        help="fill inputs from an accelerator (entries/presets/hardware/); 'list' lists them",
+    )
     return p
 
 
@@ -43,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
     if extra and args.command == "compute" and not any(x.startswith("-") for x in extra):
-        args.assignments += extra   # name=value after --model ID: argparse stops the positionals at an option
+        args.assignments += extra  # name=value after --model ID: argparse stops the positionals at an option
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
@@ -55,11 +67,13 @@ def main(argv: list[str] | None = None) -> int:
             return _urls(args)
         if args.command == "build":
             from .build import build_site
+
             summary = build_site(args.entries, args.out)
             print(summary)
             return 0
         if args.command == "serve":
             from .serve import serve
+
             return serve(args.entries, args.out, args.port)
     except BuildFailed as failed:
         print(failed.problems.report(), file=sys.stderr)
@@ -82,22 +96,27 @@ def _check(args) -> int:
         raise BuildFailed(problems)
     cases = sum(len(e.cases) for e in entries)
     checks = sum(len(c.checks) for e in entries for c in e.cases)
-    print(f"0 errors: {len(entries)} entries ({sum(e.in_bank for e in entries)} bank, "
-          f"{sum(not e.in_bank for e in entries)} toolkit), {cases} cases, {checks} checks reproduced, "
-          f"{len(checked.calculators)} formulas")
+    print(
+        f"0 errors: {len(entries)} entries ({sum(e.in_bank for e in entries)} bank, "
+        f"{sum(not e.in_bank for e in entries)} toolkit), {cases} cases, {checks} checks reproduced, "
+        f"{len(checked.calculators)} formulas"
+    )
     return 0
 
 
 def _compute(args) -> int:
-    from .load import load_file, entry_files
+    from .load import entry_files, load_file
     from .runtime.calculator import Calculator, json_safe
     from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
 
     problems = Problems()
     wanted = args.entry.lstrip("e")
-    matches = [p for p in entry_files(args.entries)
-               if p.stem.split("-", 1)[0].lstrip("0") == wanted.lstrip("0") or p.stem == f"toolkit-{wanted}"]
+    matches = [
+        p
+        for p in entry_files(args.entries)
+        if p.stem.split("-", 1)[0].lstrip("0") == wanted.lstrip("0") or p.stem == f"toolkit-{wanted}"
+    ]
     entry = load_file(matches[0], problems) if matches else None
     if entry is None or problems:
         if problems:
@@ -125,12 +144,17 @@ def _compute(args) -> int:
         raw[name] = value
     calc = Calculator(entry.spec())
     for name, echo in calc.echoes(raw).items():  # a value that could be read two ways: say how it was read
-        other = f"; for {echo['alternative_text']} write {name}={echo['alternative']}" if echo.get("alternative") else ""
+        other = (
+            f"; for {echo['alternative_text']} write {name}={echo['alternative']}" if echo.get("alternative") else ""
+        )
         print(f"note: {name}: {echo['text']}{other}".replace(NBSP, " "), file=sys.stderr)
     if args.solve:
         if len(targets) != 1:
-            print(f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "
-                  f"(outputs: {', '.join(o.name for o in entry.outputs)})", file=sys.stderr)
+            print(
+                f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "
+                f"(outputs: {', '.join(o.name for o in entry.outputs)})",
+                file=sys.stderr,
+            )
             return 2
         return _solve(args, entry, calc, raw, *targets[0])
     try:
@@ -139,22 +163,28 @@ def _compute(args) -> int:
         print(f"entry {entry.key}: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        out = {"entry": entry.id, **({"presets": {k: p.id for k, p in used.items()}} if used else {}),
-               "inputs": result["inputs"],
-               "outputs": {k: v["value"] for k, v in result["outputs"].items()}}
+        out = {
+            "entry": entry.id,
+            **({"presets": {k: p.id for k, p in used.items()}} if used else {}),
+            "inputs": result["inputs"],
+            "outputs": {k: v["value"] for k, v in result["outputs"].items()},
+        }
         print(json.dumps(json_safe(out), allow_nan=False))  # JSON has no infinity: it reads as null
         return 0
     print(f"{entry.label} · {entry.title}")
-    for preset in used.values():   # where each filled constant came from; a name=value given wins
+    for preset in used.values():  # where each filled constant came from; a name=value given wins
         from .presets import filled
+
         given = {a.split("=")[0].strip() for a in args.assignments}
         kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
         cited = []
         for f in entry.fill:
             if f.kind == preset.kind and f.input in kept:
                 cited += [s for s in preset.sources_of(f.field) if s not in cited]
-        print(f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
-              f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})")
+        print(
+            f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
+            f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
+        )
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
@@ -176,14 +206,22 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
         return 2
     code = 0 if result["status"] == "solved" else 2
     if args.json:
-        out = {"entry": entry.id, **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
-               "solutions": [{**{k: s[k] for k in ("value", "text", "kind")},
-                              **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
-                              "inputs": s["run"]["inputs"],
-                              "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()}}
-                             for s in result["solutions"]],
-               "turns": [t["value"] for t in result["turns"]],
-               "range": [result["range"]["low"], result["range"]["high"]], "message": result["message"].replace(NBSP, " ")}
+        out = {
+            "entry": entry.id,
+            **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
+            "solutions": [
+                {
+                    **{k: s[k] for k in ("value", "text", "kind")},
+                    **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
+                    "inputs": s["run"]["inputs"],
+                    "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
+                }
+                for s in result["solutions"]
+            ],
+            "turns": [t["value"] for t in result["turns"]],
+            "range": [result["range"]["low"], result["range"]["high"]],
+            "message": result["message"].replace(NBSP, " "),
+        }
         print(json.dumps(json_safe(out), allow_nan=False))
         return code
     message = result["message"].replace(NBSP, " ")
@@ -202,6 +240,8 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
             text = s["run"]["outputs"][o.name]["text"].replace(NBSP, " ")
             print(f"    {o.label:<{width}}  {text}")
     return 0
+
+
 def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
     """The inputs --model / --hardware fill (the name=value arguments then override them) and the
     presets used, or
@@ -221,11 +261,17 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
         if wanted == "list" or wanted not in {p.id for p in choices}:
             ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
             if wanted == "list":
-                print(f"{kind} presets that fill {entry.label}:\n{ids}" if choices else f"no {kind} preset fills {entry.label}")
+                print(
+                    f"{kind} presets that fill {entry.label}:\n{ids}"
+                    if choices
+                    else f"no {kind} preset fills {entry.label}"
+                )
             else:
-                print(f"--{kind} {wanted!r}: no {kind} preset of that name fills {entry.label}"
-                      + (f"; these do:\n{ids}" if choices else f"; {entry.label} has no {kind} fill mapping"),
-                      file=sys.stderr)
+                print(
+                    f"--{kind} {wanted!r}: no {kind} preset of that name fills {entry.label}"
+                    + (f"; these do:\n{ids}" if choices else f"; {entry.label} has no {kind} fill mapping"),
+                    file=sys.stderr,
+                )
             return None
         used[kind] = next(p for p in choices if p.id == wanted)
         raw.update(P.filled(entry, used[kind]))

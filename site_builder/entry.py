@@ -61,9 +61,9 @@ class Output:
     format: str
     help: str = ""
     where: Where | None = field(default=None, compare=False)
-    valid: str | None = None      # where the value means what the label says (see the schema)
-    invalid: str | None = None    # the sentence shown outside it
-    elastic: bool = True          # False for a position or a choice: no elasticity shown
+    valid: str | None = None  # where the value means what the label says (see the schema)
+    invalid: str | None = None  # the sentence shown outside it
+    elastic: bool = True  # False for a position or a choice: no elasticity shown
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -102,9 +102,9 @@ class Case:
     source: str = ""
     quote: str = ""
     note: str = ""
-    citation: dict | None = None   # published cases: {title, url, where}
-    preset: dict | None = None     # {model: id, hardware: id}: fills inputs through the entry's fill mapping
-    solve: dict | None = field(default=None, hash=False)   # an inverse case: {input, output, sense, target}
+    citation: dict | None = None  # published cases: {title, url, where}
+    preset: dict | None = None  # {model: id, hardware: id}: fills inputs through the entry's fill mapping
+    solve: dict | None = field(default=None, hash=False)  # an inverse case: {input, output, sense, target}
     where: Where | None = field(default=None, compare=False)
 
     @property
@@ -124,7 +124,7 @@ class Plot:
     points: int = 60
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
-    when: tuple = ()   # ((choice input, value), ...): the mode in which the swept input is used
+    when: tuple = ()  # ((choice input, value), ...): the mode in which the swept input is used
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -135,8 +135,15 @@ class Plot:
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
-        spec = {"x": self.x, "y": list(self.y), "from": self.start, "to": self.stop, "log_x": self.log_x,
-                "log_y": self.log_y, "points": self.points}
+        spec = {
+            "x": self.x,
+            "y": list(self.y),
+            "from": self.start,
+            "to": self.stop,
+            "log_x": self.log_x,
+            "log_y": self.log_y,
+            "points": self.points,
+        }
         if self.when:
             spec["when"] = dict(self.when)
         return spec
@@ -184,9 +191,9 @@ class Entry:
     plots: tuple[Plot, ...] = ()
     feeds: tuple[Feed, ...] = ()
     may_be_infinite: tuple[str, ...] = ()
-    aliases: tuple[str, ...] = ()   # other names readers search for it by
-    solve: dict | None = field(default=None, hash=False)   # the question usually asked backwards: {input, output}
-    headline: tuple[str, ...] = ()   # the output(s) the statement prices, shown first and large
+    aliases: tuple[str, ...] = ()  # other names readers search for it by
+    solve: dict | None = field(default=None, hash=False)  # the question usually asked backwards: {input, output}
+    headline: tuple[str, ...] = ()  # the output(s) the statement prices, shown first and large
     fill: tuple[Fill, ...] = ()
     where: Where | None = field(default=None, compare=False)
     # Line of each top-level key, and of the first content line of each block scalar.
@@ -261,7 +268,7 @@ class Synthesis:
     entries: tuple
     correction: str = ""
     where: Where | None = field(default=None, compare=False)
-    groups: tuple = ()   # (label, entries) in the prompt's order, when it names parts (S4's four budgets)
+    groups: tuple = ()  # (label, entries) in the prompt's order, when it names parts (S4's four budgets)
 
 
 @dataclass(frozen=True)

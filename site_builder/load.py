@@ -109,7 +109,9 @@ def _message(error: jsonschema.ValidationError) -> tuple[tuple, str]:
     if kind == "enum":
         return at, f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
     if kind == "pattern":
-        hint = _PATTERN_HINTS.get("fill" if at[:1] == ("fill",) else at[-1] if at else "", f"does not match {error.validator_value}")
+        hint = _PATTERN_HINTS.get(
+            "fill" if at[:1] == ("fill",) else at[-1] if at else "", f"does not match {error.validator_value}"
+        )
         return at, f"{where}: {error.instance!r} {hint}"
     if kind == "oneOf":
         described = error.schema.get("description") or "a value of another type"
@@ -142,7 +144,8 @@ def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
     k = key(SCHEMA_PATH.read_text(), text)
     if cache.get(k) == "valid":
         return []
-    import jsonschema   # slow to import, and needed only for a file not validated before
+    import jsonschema  # slow to import, and needed only for a file not validated before
+
     validator = jsonschema.Draft202012Validator(schema())
     errors = [_message(e) for e in sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))]
     if not errors:
@@ -191,28 +194,58 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
     cases = tuple(
         Case(
             **{k: v for k, v in case.items() if k != "checks"},
-            checks=tuple(Check(**check, where=where("cases", c, "checks", k)) for k, check in enumerate(case["checks"])),
+            checks=tuple(
+                Check(**check, where=where("cases", c, "checks", k)) for k, check in enumerate(case["checks"])
+            ),
             where=where("cases", c),
         )
         for c, case in enumerate(raw["cases"])
     )
     blocks = {key: tree.block_lines.get((key,), tree.line((key,))) for key in ("statement", "formula", "notes")}
     return Entry(
-        id=raw["id"], slug=slug, title=raw["title"], chapter=raw["chapter"], part=raw["part"],
-        protocol=raw["protocol"], statement=raw["statement"], notes=raw.get("notes", ""),
-        inputs=inputs, outputs=outputs, formula=raw["formula"], cases=cases,
-        related=tuple(raw["related"]), where=Where(path, 1), block_lines=blocks,
-        plots=tuple(Plot(x=p["x"], y=tuple(p["y"]), start=p["from"], stop=p["to"], log_x=p.get("log_x", False),
-                         log_y=p.get("log_y", False), points=p.get("points", 60), caption=p.get("caption", ""),
-                         when=tuple(p.get("when", {}).items()), where=where("plots", k)) for k, p in enumerate(raw.get("plots", []))),
+        id=raw["id"],
+        slug=slug,
+        title=raw["title"],
+        chapter=raw["chapter"],
+        part=raw["part"],
+        protocol=raw["protocol"],
+        statement=raw["statement"],
+        notes=raw.get("notes", ""),
+        inputs=inputs,
+        outputs=outputs,
+        formula=raw["formula"],
+        cases=cases,
+        related=tuple(raw["related"]),
+        where=Where(path, 1),
+        block_lines=blocks,
+        plots=tuple(
+            Plot(
+                x=p["x"],
+                y=tuple(p["y"]),
+                start=p["from"],
+                stop=p["to"],
+                log_x=p.get("log_x", False),
+                log_y=p.get("log_y", False),
+                points=p.get("points", 60),
+                caption=p.get("caption", ""),
+                when=tuple(p.get("when", {}).items()),
+                where=where("plots", k),
+            )
+            for k, p in enumerate(raw.get("plots", []))
+        ),
         may_be_infinite=tuple(raw.get("may_be_infinite", [])),
         aliases=tuple(raw.get("aliases", [])),
         solve=dict(raw["solve"]) if "solve" in raw else None,
         headline=tuple(raw.get("headline", [])),
-        feeds=tuple(Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
-                    for k, f in enumerate(raw.get("feeds", []))),
-        fill=tuple(_fill(kind, name, text, where("fill", kind, name))
-                   for kind, mapping in raw.get("fill", {}).items() for name, text in mapping.items()),
+        feeds=tuple(
+            Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
+            for k, f in enumerate(raw.get("feeds", []))
+        ),
+        fill=tuple(
+            _fill(kind, name, text, where("fill", kind, name))
+            for kind, mapping in raw.get("fill", {}).items()
+            for name, text in mapping.items()
+        ),
         key_lines={key: tree.line((key,)) for key in raw},
     )
 
@@ -223,8 +256,15 @@ FILL = re.compile(r"(?P<field>[a-z][a-z0-9_]*)(?P<optional>\?)?(?:\s*(?P<op>[*/]
 def _fill(kind: str, name: str, text: str, where: Where) -> Fill:
     """'layers', 'context?', 'memory / 1e9' -> Fill (the schema's pattern has admitted the text)."""
     m = FILL.fullmatch(text.strip())
-    return Fill(kind=kind, input=name, field=m["field"], optional=bool(m["optional"]), op=m["op"] or "",
-                factor=m["factor"] or "", where=where)
+    return Fill(
+        kind=kind,
+        input=name,
+        field=m["field"],
+        optional=bool(m["optional"]),
+        op=m["op"] or "",
+        factor=m["factor"] or "",
+        where=where,
+    )
 
 
 def _slug(path: Path, entry_id, problems: Problems, where: Where) -> str:
@@ -232,11 +272,17 @@ def _slug(path: Path, entry_id, problems: Problems, where: Where) -> str:
     bank, toolkit = BANK_FILE.fullmatch(path.name), TOOLKIT_FILE.fullmatch(path.name)
     if isinstance(entry_id, int):
         if not bank or int(bank["number"]) != entry_id:
-            problems.add(path, where.line, f"id: {entry_id} must live in entries/{entry_id:02d}-<slug>.yaml, not {path.name}")
+            problems.add(
+                path, where.line, f"id: {entry_id} must live in entries/{entry_id:02d}-<slug>.yaml, not {path.name}"
+            )
             return path.stem
         return bank["slug"]
     if not toolkit or toolkit["slug"] != entry_id:
-        problems.add(path, where.line, f"id: toolkit entry {entry_id!r} must live in entries/toolkit-{entry_id}.yaml, not {path.name}")
+        problems.add(
+            path,
+            where.line,
+            f"id: toolkit entry {entry_id!r} must live in entries/toolkit-{entry_id}.yaml, not {path.name}",
+        )
     return entry_id
 
 
@@ -259,18 +305,31 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
     for k, item in enumerate(raw.get("prompts", [])):
         unknown = set(item) - {"id", "text", "entries", "groups", "correction"}
         if unknown or not {"id", "text"} <= set(item) or ("entries" in item) == ("groups" in item):
-            problems.add(path, tree.line(("prompts", k)),
-                         f"prompts[{k}]: keys are id, text, entries (or groups) and optionally correction")
+            problems.add(
+                path,
+                tree.line(("prompts", k)),
+                f"prompts[{k}]: keys are id, text, entries (or groups) and optionally correction",
+            )
             continue
         groups = ()
         if "groups" in item:
             if not all(isinstance(g, dict) and set(g) == {"label", "entries"} for g in item["groups"]):
-                problems.add(path, tree.line(("prompts", k, "groups")), f"prompts[{k}].groups: each group is label and entries")
+                problems.add(
+                    path, tree.line(("prompts", k, "groups")), f"prompts[{k}].groups: each group is label and entries"
+                )
                 continue
             groups = tuple((g["label"], tuple(g["entries"])) for g in item["groups"])
         entries = tuple(item["entries"]) if "entries" in item else tuple(e for _, group in groups for e in group)
-        prompts.append(Synthesis(item["id"], item["text"], entries, item.get("correction", ""),
-                                 Where(path, tree.line(("prompts", k))), groups))
+        prompts.append(
+            Synthesis(
+                item["id"],
+                item["text"],
+                entries,
+                item.get("correction", ""),
+                Where(path, tree.line(("prompts", k))),
+                groups,
+            )
+        )
     return tuple(prompts), raw.get("intro", "")
 
 
@@ -319,13 +378,20 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
             problems.add(path, line, f"chapters[{k}].{empty[0]}: must not be empty")
             continue
         if len(texts["short"]) > 60:
-            problems.add(path, tree.line(("chapters", k, "short")),
-                         f"chapters[{k}].short: {len(texts['short'])} characters; at most 60 fit an entry's kicker")
+            problems.add(
+                path,
+                tree.line(("chapters", k, "short")),
+                f"chapters[{k}].short: {len(texts['short'])} characters; at most 60 fit an entry's kicker",
+            )
             continue
         chapters[number] = Chapter(number, part, texts["short"], texts["covers"], Where(path, line))
     missing = [n for n in range(1, CHAPTER_COUNT + 1) if n not in chapters]
     if missing and len(chapters) == len(items):
-        problems.add(path, 1, f"chapters: no description of chapter {', '.join(map(str, missing))}; every chapter 1-{CHAPTER_COUNT} needs one")
+        problems.add(
+            path,
+            1,
+            f"chapters: no description of chapter {', '.join(map(str, missing))}; every chapter 1-{CHAPTER_COUNT} needs one",
+        )
     if list(chapters) != sorted(chapters):
         problems.add(path, 1, "chapters: list the chapters in order, 1 to 17")
     return chapters
@@ -335,6 +401,7 @@ def load_all(root: Path, problems: Problems) -> list[Entry]:
     entries = [e for e in (load_file(p, problems) for p in entry_files(root)) if e is not None]
     if any(case.preset for e in entries for case in e.cases):
         from .presets import resolve_case_presets  # presets imports this module
+
         entries = resolve_case_presets(entries, Path(root), problems)
     if not entries and not problems:
         problems.add(Path(root), 1, "no entries: expected entries/NN-slug.yaml files")

@@ -34,7 +34,7 @@ _ENTRY = re.compile(r"\b([Ee]ntry ([1-9][0-9]?))\b")
 
 
 def _entry_links(state) -> None:
-    """"entry 21" in a text becomes a link to /21/, for the bank's 50 entries (not inside a link)."""
+    """ "entry 21" in a text becomes a link to /21/, for the bank's 50 entries (not inside a link)."""
     for block in state.tokens:
         if block.type != "inline" or not block.children:
             continue
@@ -48,7 +48,7 @@ def _entry_links(state) -> None:
             for m in _ENTRY.finditer(t.content):
                 if int(m[2]) > 50:
                     continue
-                children.append(_text(t.content[at:m.start()]))
+                children.append(_text(t.content[at : m.start()]))
                 link = Token("link_open", "a", 1)
                 link.attrs = {"href": f"/{m[2]}/"}
                 children += [link, _text(m[1]), Token("link_close", "a", -1)]
@@ -72,6 +72,7 @@ def _math_rule(display: bool):
         if token.type == "math_inline_double":  # $$...$$ inside a paragraph: a block-looking span
             return f'<span class="math-display">{html}</span>'
         return f'<div class="math-display">{html}</div>\n'
+
     return rule
 
 
@@ -110,8 +111,20 @@ def render(text: str, math: dict[Fragment, str]) -> str:
 # ----------------------------------------------------------------------------- printed values
 # A case's printed value is the book's text, bits of TeX included.
 
-_TEX_WORDS = {r"\times": "×", r"\cdot": "·", r"\approx": "≈", r"\%": "%", r"{,}": ",", r"\,": "\u2009",
-              r"\sim": "~", r"\le": "≤", r"\ge": "≥", r"\infty": "∞", r"\pm": "±", "~": "\u00a0"}
+_TEX_WORDS = {
+    r"\times": "×",
+    r"\cdot": "·",
+    r"\approx": "≈",
+    r"\%": "%",
+    r"{,}": ",",
+    r"\,": "\u2009",
+    r"\sim": "~",
+    r"\le": "≤",
+    r"\ge": "≥",
+    r"\infty": "∞",
+    r"\pm": "±",
+    "~": "\u00a0",
+}
 _SUPERSCRIPTS = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 
 

@@ -60,7 +60,12 @@ def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
         raise MathToolMissing("KaTeX needs Node.js and `npm ci` in the project folder")
     env = {**os.environ, "NODE_PATH": str(ROOT / "node_modules")}
     proc = subprocess.run(
-        [node, str(SCRIPT)], input=json.dumps(unique), capture_output=True, text=True, cwd=ROOT, env=env,
+        [node, str(SCRIPT)],
+        input=json.dumps(unique),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
     )
     if proc.returncode != 0:
         raise MathToolMissing(f"KaTeX process failed: {proc.stderr.strip()[:2000]}")
@@ -115,6 +120,7 @@ def style_class(style: str) -> str:
 
 def without_inline_styles(html: str, rules: dict[str, str]) -> str:
     """KaTeX's style="..." attributes as classes (collected in ``rules``), so pages need no 'unsafe-inline'."""
+
     def replace(m: re.Match) -> str:
         tag, before, style, after = m.groups()
         name = style_class(style)
@@ -125,6 +131,7 @@ def without_inline_styles(html: str, rules: dict[str, str]) -> str:
         else:
             attrs = f' class="{name}"' + attrs
         return f"<{tag}{attrs}>"
+
     return _STYLED_TAG.sub(replace, html)
 
 

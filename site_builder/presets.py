@@ -28,17 +28,41 @@ FOLDER = "presets"
 
 # Plausible ranges in base units: a number outside was most likely typed in the wrong unit.
 RANGES = {
-    "layers": (1, 1000), "d_model": (16, 1e6), "heads": (1, 1e4), "kv_heads": (1, 1e4), "head_dim": (1, 1e5),
-    "ffn_dim": (1, 1e7), "vocab": (2, 1e7), "context": (1, 1e9), "window": (1, 1e9), "local_layers": (0, 1000),
-    "kv_latent": (1, 1e6), "rope_dim": (1, 1e5), "q_latent": (1, 1e6), "experts": (1, 1e5),
-    "experts_active": (1, 1e5), "shared_experts": (0, 1e4), "expert_ffn_dim": (1, 1e7), "moe_layers": (0, 1000),
-    "encoder_layers": (1, 1000), "decoder_layers": (1, 1000), "params": (1e5, 1e14), "params_active": (1e5, 1e14),
-    "tokens": (1e6, 1e16), "train_flops": (1e15, 1e28), "bytes_per_param": (0.1, 8),
+    "layers": (1, 1000),
+    "d_model": (16, 1e6),
+    "heads": (1, 1e4),
+    "kv_heads": (1, 1e4),
+    "head_dim": (1, 1e5),
+    "ffn_dim": (1, 1e7),
+    "vocab": (2, 1e7),
+    "context": (1, 1e9),
+    "window": (1, 1e9),
+    "local_layers": (0, 1000),
+    "kv_latent": (1, 1e6),
+    "rope_dim": (1, 1e5),
+    "q_latent": (1, 1e6),
+    "experts": (1, 1e5),
+    "experts_active": (1, 1e5),
+    "shared_experts": (0, 1e4),
+    "expert_ffn_dim": (1, 1e7),
+    "moe_layers": (0, 1000),
+    "encoder_layers": (1, 1000),
+    "decoder_layers": (1, 1000),
+    "params": (1e5, 1e14),
+    "params_active": (1e5, 1e14),
+    "tokens": (1e6, 1e16),
+    "train_flops": (1e15, 1e28),
+    "bytes_per_param": (0.1, 8),
     **{f"flops_{p}": (1e11, 1e17) for p in ("fp64", "tf32", "fp16", "bf16", "fp8", "int8", "fp4")},
-    "memory": (1e9, 1e13), "memory_bandwidth": (1e10, 1e14), "interconnect_bandwidth": (1e9, 1e13),
-    "network_bandwidth": (1e8, 1e13), "tdp": (10, 5000),
+    "memory": (1e9, 1e13),
+    "memory_bandwidth": (1e10, 1e14),
+    "interconnect_bandwidth": (1e9, 1e13),
+    "network_bandwidth": (1e8, 1e13),
+    "tdp": (10, 5000),
 }
-REAL = {"train_flops", "bytes_per_param", "tdp"} | {k for k in RANGES if k.startswith(("flops_", "memory", "interconnect", "network"))}
+REAL = {"train_flops", "bytes_per_param", "tdp"} | {
+    k for k in RANGES if k.startswith(("flops_", "memory", "interconnect", "network"))
+}
 
 
 @lru_cache(maxsize=1)
@@ -49,8 +73,10 @@ def schema() -> dict:
 @lru_cache(maxsize=1)
 def fields() -> dict[str, dict[str, str]]:
     """kind -> field -> its description (with its unit), from the schema: the vocabulary of ``fill:``."""
-    return {kind: {name: node["description"] for name, node in schema()["$defs"][f"{kind}_values"]["properties"].items()}
-            for kind in KINDS}
+    return {
+        kind: {name: node["description"] for name, node in schema()["$defs"][f"{kind}_values"]["properties"].items()}
+        for kind in KINDS
+    }
 
 
 def unit(name: str) -> str:
@@ -109,6 +135,7 @@ class Preset:
 
 # ---- derived values -------------------------------------------------------------------------
 
+
 def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str, Value]:
     """Typed values plus derived ones; problems for typed-derivable values and broken sanity."""
     values: dict[str, Value] = {}
@@ -129,9 +156,13 @@ def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str,
                 v = int(v)
             low, high = RANGES[name]
             if not low <= v <= high:
-                problems.add(path, at.line, f"values.{name}: {_plain(v)} {unit(name)} is implausible (expected "
-                                            f"{_plain(low)} to {_plain(high)} {unit(name)}); values are in base units"
-                                            + (", e.g. 3.35e12 for 3.35 TB/s" if unit(name) == "bytes/s" else ""))
+                problems.add(
+                    path,
+                    at.line,
+                    f"values.{name}: {_plain(v)} {unit(name)} is implausible (expected "
+                    f"{_plain(low)} to {_plain(high)} {unit(name)}); values are in base units"
+                    + (", e.g. 3.35e12 for 3.35 TB/s" if unit(name) == "bytes/s" else ""),
+                )
                 continue
         values[name] = Value(v, item["source"], item.get("note", ""), at=at)
     if raw["kind"] == "model":
@@ -145,9 +176,12 @@ def _plain(x) -> str:
 
 
 def _typed_twice(problems, path, values, name, derived, how) -> None:
-    problems.add(path, values[name].at.line,
-                 f"values.{name}: {write_input(values[name].value)} equals {how} ({write_input(derived)}); "
-                 f"leave it out: the loader derives it")
+    problems.add(
+        path,
+        values[name].at.line,
+        f"values.{name}: {write_input(values[name].value)} equals {how} ({write_input(derived)}); "
+        f"leave it out: the loader derives it",
+    )
 
 
 def _derived(value, how: str, *origins: str, values: dict, at: Where) -> Value:
@@ -156,7 +190,7 @@ def _derived(value, how: str, *origins: str, values: dict, at: Where) -> Value:
 
 
 def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> None:
-    get = lambda n: values[n].value if n in values else None   # noqa: E731
+    get = lambda n: values[n].value if n in values else None  # noqa: E731
     heads, d_model, kv = get("heads"), get("d_model"), get("kv_heads")
     attention = get("attention")
     if attention is None and heads is not None:
@@ -171,8 +205,11 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
         elif kv == expected and (attention == "mha" or not values["attention"].derived):
             _typed_twice(problems, path, values, "kv_heads", expected, how)
         elif kv != expected:
-            problems.add(path, values["kv_heads"].at.line,
-                         f"values.kv_heads: {kv} contradicts attention {attention}, which has kv_heads = {how}")
+            problems.add(
+                path,
+                values["kv_heads"].at.line,
+                f"values.kv_heads: {kv} contradicts attention {attention}, which has kv_heads = {how}",
+            )
     elif attention == "gqa" and kv is None:
         problems.add(path, at.line, "values: grouped-query attention (gqa) needs kv_heads")
     kv = get("kv_heads")
@@ -183,8 +220,11 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
     if heads and d_model and attention != "mla":
         if head_dim is None:
             if d_model % heads:
-                problems.add(path, values["d_model"].at.line,
-                             f"values.d_model: {d_model} is not a multiple of heads {heads}; give head_dim")
+                problems.add(
+                    path,
+                    values["d_model"].at.line,
+                    f"values.d_model: {d_model} is not a multiple of heads {heads}; give head_dim",
+                )
             else:
                 values["head_dim"] = _derived(d_model // heads, "d_model / heads", "d_model", values=values, at=at)
         elif head_dim * heads == d_model:
@@ -198,19 +238,27 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
     elif active is not None and active == experts:
         _typed_twice(problems, path, values, "experts_active", experts, "experts")
     elif active is not None and active > experts:
-        problems.add(path, values["experts_active"].at.line,
-                     f"values.experts_active: {active} exceeds experts {experts}")
+        problems.add(
+            path, values["experts_active"].at.line, f"values.experts_active: {active} exceeds experts {experts}"
+        )
     for part, whole in (("params_active", "params"), ("local_layers", "layers"), ("moe_layers", "layers")):
         if part in values and whole in values and get(part) > get(whole):
-            problems.add(path, values[part].at.line, f"values.{part}: {write_input(get(part))} exceeds {whole} {write_input(get(whole))}")
+            problems.add(
+                path,
+                values[part].at.line,
+                f"values.{part}: {write_input(get(part))} exceeds {whole} {write_input(get(whole))}",
+            )
     if "local_layers" in values and "window" not in values:
         problems.add(path, values["local_layers"].at.line, "values.local_layers: given without window")
     for name in ("kv_latent", "rope_dim", "q_latent"):
         if name in values and attention != "mla":
-            problems.add(path, values[name].at.line, f"values.{name}: only multi-head latent attention (mla) has {name}")
+            problems.add(
+                path, values[name].at.line, f"values.{name}: only multi-head latent attention (mla) has {name}"
+            )
 
 
 # ---- files ----------------------------------------------------------------------------------
+
 
 def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
     """As for entries: a file that validated before, unchanged, is not validated (nor jsonschema imported) again."""
@@ -219,6 +267,7 @@ def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
     if cache.get(k) == "valid":
         return []
     import jsonschema
+
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
     found = []
@@ -260,24 +309,39 @@ def load_preset(path: Path, problems: Problems) -> Preset | None:
         return None
     folder = path.parent.name
     if folder != KINDS[raw["kind"]]:
-        problems.add(path, tree.line(("kind",)), f"kind: a {raw['kind']} preset lives in presets/{KINDS[raw['kind']]}/, not {folder}/")
+        problems.add(
+            path,
+            tree.line(("kind",)),
+            f"kind: a {raw['kind']} preset lives in presets/{KINDS[raw['kind']]}/, not {folder}/",
+        )
     if raw["id"] != path.stem:
         problems.add(path, tree.line(("id",)), f"id: {raw['id']!r} must live in {raw['id']}.yaml, not {path.name}")
     cited = set()
     for name, item in raw["values"].items():
         cited.add(item["source"])
         if item["source"] not in raw["sources"]:
-            problems.add(path, tree.line(("values", name, "source")),
-                         f"values.{name}.source: no source {item['source']!r}; sources: {', '.join(raw['sources'])}")
-    for key in raw["sources"]:
-        if key not in cited:
-            problems.add(path, tree.line(("sources", key)), f"sources.{key}: cited by no value")
+            problems.add(
+                path,
+                tree.line(("values", name, "source")),
+                f"values.{name}.source: no source {item['source']!r}; sources: {', '.join(raw['sources'])}",
+            )
+    for source in raw["sources"]:
+        if source not in cited:
+            problems.add(path, tree.line(("sources", source)), f"sources.{source}: cited by no value")
     values = _derive(raw, tree, path, problems)
     if len(problems) > before:
         return None
     sources = {k: Source(k, s["title"], s["url"], s["where"]) for k, s in raw["sources"].items()}
-    return Preset(id=raw["id"], name=raw["name"], kind=raw["kind"], family=raw["family"], sources=sources,
-                  values=values, note=raw.get("note", ""), where=Where(path, 1))
+    return Preset(
+        id=raw["id"],
+        name=raw["name"],
+        kind=raw["kind"],
+        family=raw["family"],
+        sources=sources,
+        values=values,
+        note=raw.get("note", ""),
+        where=Where(path, 1),
+    )
 
 
 def preset_files(entries_dir: Path) -> list[Path]:
@@ -293,7 +357,11 @@ def load_presets(entries_dir: Path, problems: Problems) -> dict[str, dict[str, P
     if root.is_dir():
         for stray in sorted(root.iterdir()):
             if stray.is_dir() and stray.name not in KINDS.values():
-                problems.add(stray, 1, f"presets/{stray.name}/: not a preset folder; presets live in presets/models/ and presets/hardware/")
+                problems.add(
+                    stray,
+                    1,
+                    f"presets/{stray.name}/: not a preset folder; presets live in presets/models/ and presets/hardware/",
+                )
     for path in preset_files(entries_dir):
         preset = load_preset(path, problems)
         if preset is None:
@@ -307,6 +375,7 @@ def load_presets(entries_dir: Path, problems: Problems) -> dict[str, dict[str, P
 
 
 # ---- filling an entry's inputs ----------------------------------------------------------------
+
 
 def offers(entry: Entry, preset: Preset) -> bool:
     """A preset is offered on an entry when it has every field the entry's mapping for its kind requires."""
@@ -335,8 +404,11 @@ def filled(entry: Entry, preset: Preset) -> dict[str, str]:
 
 def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[Preset]]:
     """kind -> the presets that fill this entry, by family and name."""
-    return {kind: sorted((p for p in presets.get(kind, {}).values() if offers(entry, p)), key=lambda p: (p.family, p.name))
-            for kind in KINDS if any(f.kind == kind for f in entry.fill)}
+    return {
+        kind: sorted((p for p in presets.get(kind, {}).values() if offers(entry, p)), key=lambda p: (p.family, p.name))
+        for kind in KINDS
+        if any(f.kind == kind for f in entry.fill)
+    }
 
 
 def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict:
@@ -359,8 +431,14 @@ def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict:
                 cite = preset.sources[value.source].cite() if value.source else {}
                 if cite not in sources:
                     sources.append(cite)
-                values[f.input] = [fill_value(f, preset), sources.index(cite), f.field + (f" = {value.derived}" if value.derived else "")]
-            items.append({"id": preset.id, "name": preset.name, "family": preset.family, "sources": sources, "values": values})
+                values[f.input] = [
+                    fill_value(f, preset),
+                    sources.index(cite),
+                    f.field + (f" = {value.derived}" if value.derived else ""),
+                ]
+            items.append(
+                {"id": preset.id, "name": preset.name, "family": preset.family, "sources": sources, "values": values}
+            )
         out[kind] = items
     return out
 
@@ -375,14 +453,23 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
         for item in entry.fill:
             at = f"fill.{item.kind}.{item.input}"
             if item.input not in names:
-                problems.add(item.where.path, item.where.line, f"{at}: no input {item.input!r}; inputs: {', '.join(names)}")
+                problems.add(
+                    item.where.path, item.where.line, f"{at}: no input {item.input!r}; inputs: {', '.join(names)}"
+                )
                 bad = True
             if item.field not in vocabulary[item.kind]:
-                problems.add(item.where.path, item.where.line,
-                             f"{at}: {item.field!r} is not a {item.kind} field; fields: {', '.join(vocabulary[item.kind])}")
+                problems.add(
+                    item.where.path,
+                    item.where.line,
+                    f"{at}: {item.field!r} is not a {item.kind} field; fields: {', '.join(vocabulary[item.kind])}",
+                )
                 bad = True
             if item.input in seen:
-                problems.add(item.where.path, item.where.line, f"{at}: {item.input!r} is filled by the {seen[item.input]} mapping too")
+                problems.add(
+                    item.where.path,
+                    item.where.line,
+                    f"{at}: {item.input!r} is filled by the {seen[item.input]} mapping too",
+                )
                 bad = True
             seen[item.input] = item.kind
         calc = calculators.get(entry.key)
@@ -393,9 +480,11 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
                 try:
                     calc.run(filled(entry, preset))
                 except Exception as exc:  # a DomainError names the input; anything else is the formula's
-                    problems.add(entry.at("fill").path, entry.at("fill").line,
-                                 f"fill.{kind}: preset {preset.id!r} "
-                                 f"gives inputs the entry rejects: {exc}")
+                    problems.add(
+                        entry.at("fill").path,
+                        entry.at("fill").line,
+                        f"fill.{kind}: preset {preset.id!r} gives inputs the entry rejects: {exc}",
+                    )
 
 
 def resolve_case_presets(entries: list[Entry], root: Path, problems: Problems) -> list[Entry]:
@@ -414,11 +503,21 @@ def resolve_case_presets(entries: list[Entry], root: Path, problems: Problems) -
                     where = case.where or entry.where
                     if preset is None:
                         known = ", ".join(sorted(presets.get(kind, {}))) or "none"
-                        problems.add(where.path, where.line, f"case {case.id}: preset.{kind}: no {kind} preset {pid!r}; presets: {known}")
+                        problems.add(
+                            where.path,
+                            where.line,
+                            f"case {case.id}: preset.{kind}: no {kind} preset {pid!r}; presets: {known}",
+                        )
                     elif not offers(entry, preset):
-                        missing = [f.field for f in entry.fill if f.kind == kind and not f.optional and not preset.has(f.field)]
+                        missing = [
+                            f.field for f in entry.fill if f.kind == kind and not f.optional and not preset.has(f.field)
+                        ]
                         why = f"it lacks {', '.join(missing)}" if missing else f"the entry has no fill.{kind} mapping"
-                        problems.add(where.path, where.line, f"case {case.id}: preset.{kind}: {pid!r} cannot fill this entry: {why}")
+                        problems.add(
+                            where.path,
+                            where.line,
+                            f"case {case.id}: preset.{kind}: {pid!r} cannot fill this entry: {why}",
+                        )
                     else:
                         inputs.update(filled(entry, preset))
                 inputs.update(case.inputs)

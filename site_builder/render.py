@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import quote, urlencode
 from pathlib import Path
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
@@ -17,8 +17,8 @@ from markupsafe import Markup, escape
 from . import markdown, presets
 from .assets import Assets
 from .entry import PART_TITLES, Entry
-from .runtime.citation import book_bibtex, entry_citation, run_citation
 from .runtime import units
+from .runtime.citation import book_bibtex, entry_citation, run_citation
 from .runtime.numbers import reading, write_input
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -27,6 +27,7 @@ TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 def _bytecode_cache() -> FileSystemBytecodeCache | None:
     """Compiled templates, kept with the other derived artefacts (Jinja checks each against its source)."""
     from .cache import FOLDER
+
     try:
         (FOLDER / "jinja").mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -55,8 +56,16 @@ def script_json(value) -> Markup:
 
 
 class Renderer:
-    def __init__(self, entries: list[Entry], math: dict, assets: Assets, site_url: str = "", date: str = "1970-01-01",
-                 presets: dict | None = None, chapters: dict | None = None):
+    def __init__(
+        self,
+        entries: list[Entry],
+        math: dict,
+        assets: Assets,
+        site_url: str = "",
+        date: str = "1970-01-01",
+        presets: dict | None = None,
+        chapters: dict | None = None,
+    ):
         self.entries = entries
         self.presets = presets or {}
         self.chapter_notes = chapters or {}
@@ -88,8 +97,11 @@ class Renderer:
             chapter = self.chapter(int(m.group(1)))
             if chapter is None:
                 return m.group(0)
-            return (f'<a href="/chapters/#ch-{chapter.number}">Chapter {chapter.number}</a> '
-                    f'<span class="chapter-short">({escape(chapter.short)})</span>')
+            return (
+                f'<a href="/chapters/#ch-{chapter.number}">Chapter {chapter.number}</a> '
+                f'<span class="chapter-short">({escape(chapter.short)})</span>'
+            )
+
         return Markup(re.sub(r"\bChapter (\d+)\b", link, str(escape(plain))))
 
     def printed(self, text: str) -> str:
@@ -114,8 +126,14 @@ class Renderer:
         return self._page("index.html", parts=parts, toolkit=toolkit, count=sum(e.in_bank for e in self.entries))
 
     def synthesis(self, prompts, intro: str) -> str:
-        linked = [(p, [self.by_key[str(k)] for k in p.entries],
-                   [(label, [self.by_key[str(k)] for k in group]) for label, group in p.groups]) for p in prompts]
+        linked = [
+            (
+                p,
+                [self.by_key[str(k)] for k in p.entries],
+                [(label, [self.by_key[str(k)] for k in group]) for label, group in p.groups],
+            )
+            for p in prompts
+        ]
         return self._page("synthesis.html", prompts=linked, intro=intro)
 
     def about(self, licences: dict, prompts=()) -> str:
@@ -128,10 +146,19 @@ class Renderer:
         example = self.by_key.get("35") or self.entries[0]
         meta = self.meta(example)
         return self._page(
-            "about.html", bank=bank, toolkit=[e for e in self.entries if not e.in_bank], cases=cases, origins=origins,
-            inverse=sum(1 for c in cases if c.solve), errata=sum(1 for c in cases for k in c.checks if k.erratum),
-            checks=sum(len(c.checks) for c in cases), prompts=prompts, licences=licences,
-            book_bibtex=book_bibtex(), example=example, example_citation=entry_citation(meta),
+            "about.html",
+            bank=bank,
+            toolkit=[e for e in self.entries if not e.in_bank],
+            cases=cases,
+            origins=origins,
+            inverse=sum(1 for c in cases if c.solve),
+            errata=sum(1 for c in cases for k in c.checks if k.erratum),
+            checks=sum(len(c.checks) for c in cases),
+            prompts=prompts,
+            licences=licences,
+            book_bibtex=book_bibtex(),
+            example=example,
+            example_citation=entry_citation(meta),
         )
 
     def not_found(self) -> str:
@@ -139,31 +166,55 @@ class Renderer:
 
     def chapters(self) -> str:
         chapters = sorted({e.chapter for e in self.entries} | set(self.chapter_notes))
-        return self._page("chapters.html", chapters=[(c, [e for e in self.entries if e.chapter == c]) for c in chapters])
+        return self._page(
+            "chapters.html", chapters=[(c, [e for e in self.entries if e.chapter == c]) for c in chapters]
+        )
 
     def alias(self, entry: Entry) -> str:
         return self._page("alias.html", entry=entry, canonical=self.site_url + entry.url)
 
     def web_manifest(self) -> str:
-        return json.dumps({
-            "name": "Derivation Bank", "short_name": "Derivation Bank", "start_url": "/", "display": "standalone",
-            "background_color": "#fdfdfb", "theme_color": "#8a3b12",
-            "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
-        }, indent=2) + "\n"
+        return (
+            json.dumps(
+                {
+                    "name": "Derivation Bank",
+                    "short_name": "Derivation Bank",
+                    "start_url": "/",
+                    "display": "standalone",
+                    "background_color": "#fdfdfb",
+                    "theme_color": "#8a3b12",
+                    "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+                },
+                indent=2,
+            )
+            + "\n"
+        )
 
     def meta(self, entry: Entry) -> dict:
         """What the page's Python needs to cite an entry and a computation."""
-        return {"id": entry.key, "label": entry.label, "title": entry.title, "chapter": entry.chapter,
-                "url": self.site_url + entry.url, "version": self.assets.version, "date": self.date}
+        return {
+            "id": entry.key,
+            "label": entry.label,
+            "title": entry.title,
+            "chapter": entry.chapter,
+            "url": self.site_url + entry.url,
+            "version": self.assets.version,
+            "date": self.date,
+        }
 
     def feeds(self, entry: Entry, run: dict) -> list[dict]:
         """Each feed's target, and the link carrying this entry's current values there."""
         links = []
         for feed in entry.feeds:
             target = self.by_key[str(feed.entry)]
-            query = urlencode({name: write_input(run["outputs"][origin]["value"] if origin in run["outputs"]
-                                                 else run["inputs"][origin])
-                               for name, origin in feed.inputs.items()})
+            query = urlencode(
+                {
+                    name: write_input(
+                        run["outputs"][origin]["value"] if origin in run["outputs"] else run["inputs"][origin]
+                    )
+                    for name, origin in feed.inputs.items()
+                }
+            )
             links.append({"entry": target, "label": feed.label, "inputs": feed.inputs, "href": f"{target.url}?{query}"})
         return links
 
@@ -179,15 +230,21 @@ class Renderer:
         may aim at (a list is neither), and the default question (the entry's ``solve`` pairing, else the
         first of each)."""
         inputs = [i.name for i in entry.inputs if i.type in ("real", "integer")]
-        outputs = [o.name for o in entry.outputs
-                   if isinstance(defaults["outputs"][o.name]["value"], (int, float))
-                   and not isinstance(defaults["outputs"][o.name]["value"], bool)]
+        outputs = [
+            o.name
+            for o in entry.outputs
+            if isinstance(defaults["outputs"][o.name]["value"], (int, float))
+            and not isinstance(defaults["outputs"][o.name]["value"], bool)
+        ]
         if not inputs or not outputs:
             return None
         pairing = entry.question or {}
-        return {"input": pairing.get("input") if pairing.get("input") in inputs else inputs[0],
-                "output": pairing.get("output") if pairing.get("output") in outputs else outputs[0],
-                "inputs": inputs, "outputs": outputs}
+        return {
+            "input": pairing.get("input") if pairing.get("input") in inputs else inputs[0],
+            "output": pairing.get("output") if pairing.get("output") in outputs else outputs[0],
+            "inputs": inputs,
+            "outputs": outputs,
+        }
 
     @staticmethod
     def elasticity_text(value) -> str:
@@ -206,11 +263,18 @@ class Renderer:
             o = outputs[name]
             first, last = ys[0], ys[-1]
             cur = sweep["current"]["y"][name]
-            parts.append(f"{o.label} goes from {units.write(first[1], o.format, o.unit, None)} at {x.name} = "
-                         f"{write_input(first[0])} to {units.write(last[1], o.format, o.unit, None)} at {x.name} = "
-                         f"{write_input(last[0])}"
-                         + (f"; at the current {x.name} = {write_input(sweep['current']['x'])} it is "
-                            f"{units.write(cur, o.format, o.unit, None)}" if cur is not None else "") + ".")
+            parts.append(
+                f"{o.label} goes from {units.write(first[1], o.format, o.unit, None)} at {x.name} = "
+                f"{write_input(first[0])} to {units.write(last[1], o.format, o.unit, None)} at {x.name} = "
+                f"{write_input(last[0])}"
+                + (
+                    f"; at the current {x.name} = {write_input(sweep['current']['x'])} it is "
+                    f"{units.write(cur, o.format, o.unit, None)}"
+                    if cur is not None
+                    else ""
+                )
+                + "."
+            )
         scale = " (logarithmic axis)" if plot.log_x else ""
         return f"Chart of {', '.join(outputs[n].label for n in plot.y)} against {x.label}{scale}. " + " ".join(parts)
 
@@ -244,27 +308,53 @@ class Renderer:
         feeds = self.feeds(entry, defaults)
         # The page draws its first charts from these; their table is already in the HTML.
         sweeps = [{k: v for k, v in sweep.items() if k != "text"} for sweep in extras["sweeps"]]
-        spec = {**entry.spec(), "meta": meta, "sweeps": sweeps,
-                "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
-                "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
-                "protocol": entry.protocol, "solve": self.solve_spec(entry, defaults)}
+        spec = {
+            **entry.spec(),
+            "meta": meta,
+            "sweeps": sweeps,
+            "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
+            "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
+            "protocol": entry.protocol,
+            "solve": self.solve_spec(entry, defaults),
+        }
         fill = presets.spec(entry, self.presets)
         if fill:
-            spec["presets"] = fill   # only the presets that fill this entry, only their mapped values
+            spec["presets"] = fill  # only the presets that fill this entry, only their mapped values
         summary = f"{entry.label} of the Derivation Bank (Chapter {entry.chapter}): {entry.title}. Compute it in your browser."
         return self._page(
-            "entry.html", entry=entry, spec=spec, defaults=defaults, cases=cases, canonical=meta["url"],
-            summary=summary, citation=citation, example_query=example, qr_svg=Markup(qr_svg),
+            "entry.html",
+            entry=entry,
+            spec=spec,
+            defaults=defaults,
+            cases=cases,
+            canonical=meta["url"],
+            summary=summary,
+            citation=citation,
+            example_query=example,
+            qr_svg=Markup(qr_svg),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
-            default_echo={i.name: reading(write_input(i.default), is_list=i.type == "list")
-                          for i in entry.inputs if i.type != "choice"},
+            default_echo={
+                i.name: reading(write_input(i.default), is_list=i.type == "list")
+                for i in entry.inputs
+                if i.type != "choice"
+            },
             case_queries={case.id: self.case_query(case) for case in entry.cases},
-            previous=bank[i - 1] if i > 0 else None, next=bank[i + 1] if i + 1 < len(bank) else None,
-            related=related, cited_by=cited_by, feeds=feeds, fill=fill, unit_menus=self.unit_menus(entry),
-            unit_defaults={fam: units.default_name(fam, [o.format for o in entry.outputs
-                                                         if o.unit in units.UNITS and units.family(o.unit) == fam])
-                           for fam, _ in self.unit_menus(entry)},
-            plots=list(zip(entry.plots, extras["sweeps"])), elasticities=extras["elasticities"],
-            scaled_outputs=[o for o in entry.outputs
-                            if any(row.get(o.name) is not None for row in extras["elasticities"].values())],
+            previous=bank[i - 1] if i > 0 else None,
+            next=bank[i + 1] if i + 1 < len(bank) else None,
+            related=related,
+            cited_by=cited_by,
+            feeds=feeds,
+            fill=fill,
+            unit_menus=self.unit_menus(entry),
+            unit_defaults={
+                fam: units.default_name(
+                    fam, [o.format for o in entry.outputs if o.unit in units.UNITS and units.family(o.unit) == fam]
+                )
+                for fam, _ in self.unit_menus(entry)
+            },
+            plots=list(zip(entry.plots, extras["sweeps"])),
+            elasticities=extras["elasticities"],
+            scaled_outputs=[
+                o for o in entry.outputs if any(row.get(o.name) is not None for row in extras["elasticities"].values())
+            ],
         )

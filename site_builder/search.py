@@ -17,9 +17,44 @@ from . import markdown
 from .entry import Entry
 
 # Commands that lay math out or name an operation, not a symbol a reader would search for.
-_LAYOUT = {"frac", "dfrac", "tfrac", "left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle",
-           "cdot", "times", "sqrt", "ln", "log", "exp", "min", "max", "sum", "prod", "quad", "qquad",
-           "approx", "le", "ge", "leq", "geq", "ne", "neq", "to", "ldots", "cdots", "dots", "mid"}
+_LAYOUT = {
+    "frac",
+    "dfrac",
+    "tfrac",
+    "left",
+    "right",
+    "big",
+    "Big",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+    "displaystyle",
+    "cdot",
+    "times",
+    "sqrt",
+    "ln",
+    "log",
+    "exp",
+    "min",
+    "max",
+    "sum",
+    "prod",
+    "quad",
+    "qquad",
+    "approx",
+    "le",
+    "ge",
+    "leq",
+    "geq",
+    "ne",
+    "neq",
+    "to",
+    "ldots",
+    "cdots",
+    "dots",
+    "mid",
+}
 _COMMAND = re.compile(r"\\(?:text|mathrm|mathit|operatorname|mathbf|boldsymbol)\s*\{([^{}]*)\}")
 
 
@@ -50,15 +85,27 @@ def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[
     chapters = chapters or {}
     docs = []
     for e in entries:
-        tex = [f for f, _ in markdown.fragments(e.statement)] + [i.symbol for i in e.inputs] + [o.symbol for o in e.outputs]
+        tex = (
+            [f for f, _ in markdown.fragments(e.statement)]
+            + [i.symbol for i in e.inputs]
+            + [o.symbol for o in e.outputs]
+        )
         symbols = sorted({w for t in tex for w in symbol_words(t)} | {i.name.lower() for i in e.inputs})
-        docs.append({
-            "id": e.key, "url": e.url, "label": e.label, "title": e.title, "aliases": " · ".join(e.aliases),
-            "chapter": f"Chapter {e.chapter}", "covers": chapters[e.chapter].short if e.chapter in chapters else "",
-            "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
-            "statement": _plain(e.statement), "symbols": " ".join(symbols),
-            "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
-        })
+        docs.append(
+            {
+                "id": e.key,
+                "url": e.url,
+                "label": e.label,
+                "title": e.title,
+                "aliases": " · ".join(e.aliases),
+                "chapter": f"Chapter {e.chapter}",
+                "covers": chapters[e.chapter].short if e.chapter in chapters else "",
+                "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
+                "statement": _plain(e.statement),
+                "symbols": " ".join(symbols),
+                "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
+            }
+        )
     return docs
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import fnmatch
 import functools
 import gzip
-import io
 import http.server
+import io
 import threading
 import time
 import tomllib
@@ -20,10 +20,19 @@ from urllib.parse import urlsplit
 from .urls import NETLIFY
 
 ROOT = Path(__file__).resolve().parent.parent
-TYPES = {".wasm": "application/wasm", ".snapshot": "application/octet-stream", ".mjs": "text/javascript",
-         ".js": "text/javascript", ".py": "text/x-python", ".zip": "application/zip", ".xz": "application/x-xz",
-         ".json": "application/json", ".woff2": "font/woff2", ".svg": "image/svg+xml",
-         ".webmanifest": "application/manifest+json"}
+TYPES = {
+    ".wasm": "application/wasm",
+    ".snapshot": "application/octet-stream",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".py": "text/x-python",
+    ".zip": "application/zip",
+    ".xz": "application/x-xz",
+    ".json": "application/json",
+    ".woff2": "font/woff2",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
+}
 
 
 def host_rules(path: Path = NETLIFY) -> tuple[list[dict], list[dict]]:
@@ -62,7 +71,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     headers_rules: list = []
     redirect_rules: list = []
-    protocol_version = "HTTP/1.1"   # connections kept open between requests, as hosts do
+    protocol_version = "HTTP/1.1"  # connections kept open between requests, as hosts do
 
     def log_message(self, format, *args):  # quiet: tests and serve print their own lines
         pass
@@ -107,8 +116,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         target = Path(self.translate_path(self.path))
         if target.is_dir() and (target / "index.html").is_file() and self.path.split("?")[0].endswith("/"):
             target = target / "index.html"
-        if (target.is_file() and target.suffix in COMPRESSIBLE
-                and "gzip" in self.headers.get("Accept-Encoding", "")):
+        if target.is_file() and target.suffix in COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", ""):
             return self._send_gzip(target)
         not_found = Path(self.directory) / "404.html"
         if not target.exists() and not_found.exists():
@@ -127,6 +135,7 @@ class QuietServer(http.server.ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         """A browser that closes a connection mid-download is no error of ours."""
         import sys
+
         if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
             return
         super().handle_error(request, client_address)
@@ -137,13 +146,15 @@ class SiteServer:
 
     def __init__(self, folder: Path, port: int = 0, handler: type = Handler, **handler_attributes):
         headers, redirects = host_rules()
-        handler = type("SiteHandler", (handler,), {"headers_rules": headers, "redirect_rules": redirects, **handler_attributes})
+        handler = type(
+            "SiteHandler", (handler,), {"headers_rules": headers, "redirect_rules": redirects, **handler_attributes}
+        )
         self.httpd = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> "SiteServer":
+    def __enter__(self) -> SiteServer:
         self.thread.start()
         return self
 
@@ -153,9 +164,15 @@ class SiteServer:
 
 
 def _sources_stamp(entries: Path) -> tuple:
-    watched = [*Path(entries).glob("*.yaml"), *Path(entries).glob("presets/*/*.yaml"), *(ROOT / "templates").glob("*.html"),
-               *(ROOT / "pyodide_app").glob("*"), ROOT / "site_builder" / "preset.schema.json",
-               *(ROOT / "site_builder").rglob("*.py"), NETLIFY]
+    watched = [
+        *Path(entries).glob("*.yaml"),
+        *Path(entries).glob("presets/*/*.yaml"),
+        *(ROOT / "templates").glob("*.html"),
+        *(ROOT / "pyodide_app").glob("*"),
+        ROOT / "site_builder" / "preset.schema.json",
+        *(ROOT / "site_builder").rglob("*.py"),
+        NETLIFY,
+    ]
     return tuple(sorted((str(p), p.stat().st_mtime_ns) for p in watched if p.exists()))
 
 

@@ -45,8 +45,8 @@ def sparse(memory: bytes) -> bytes:
     stored = []
     zero = bytes(PAGE)
     for i in range(count):
-        page = memory[i * PAGE:(i + 1) * PAGE]
-        if page != zero[:len(page)]:
+        page = memory[i * PAGE : (i + 1) * PAGE]
+        if page != zero[: len(page)]:
             bits[i // 8] |= 1 << (i % 8)
             stored.append(page)
     return b"".join([SPARSE_MAGIC, len(memory).to_bytes(4, "little"), PAGE.to_bytes(4, "little"), bytes(bits), *stored])
@@ -57,7 +57,9 @@ def startup_files() -> tuple[bytes, Path, str]:
     30 MiB of memory, 12 MB not empty, 4 MB stored); and the hash of their inputs (a version)."""
     runtime = {p.name: p.read_text() for p in sorted(RUNTIME.glob("*.py"))}
     inputs = {"runtime": runtime, "allowed": sorted(ALLOWED_IMPORTS)}
-    k = key(package_version("pyodide"), SCRIPT.read_text(), Path(__file__).read_text(), json.dumps(inputs, sort_keys=True))
+    k = key(
+        package_version("pyodide"), SCRIPT.read_text(), Path(__file__).read_text(), json.dumps(inputs, sort_keys=True)
+    )
     zip_path, snapshot = FOLDER / f"stdlib-{k}.zip", FOLDER / f"snapshot-{k}.bin.gz"
     if zip_path.exists() and snapshot.exists():
         return zip_path.read_bytes(), snapshot, k

@@ -38,8 +38,10 @@ def problem(check: Check, output_format: str = "sig") -> str | None:
     try:
         read_list(text) if text.strip()[:1] in "([" else read_exact(text)
     except NumberError:
-        return (f"printed {check.printed!r} is not a number; give value (the number it states) "
-                f"or range (for a verbal claim)")
+        return (
+            f"printed {check.printed!r} is not a number; give value (the number it states) "
+            f"or range (for a verbal claim)"
+        )
     return None
 
 
@@ -89,7 +91,9 @@ def verify(check: Check, actual) -> str | None:
     expected = read_exact(text)
     tol = half_unit(text, check.digits) if "/" not in text else 0.0
     if isinstance(actual, list) or isinstance(actual, bool) or not _close(float(actual), expected, tol):
-        stated = f"expected {check.value} (printed {check.printed!r})" if check.value else f"book prints {check.printed!r}"
+        stated = (
+            f"expected {check.value} (printed {check.printed!r})" if check.value else f"book prints {check.printed!r}"
+        )
         return f"{name}: computed {actual!r}, {stated}, tolerance ±{tol:g}"
     return None
 

@@ -17,8 +17,16 @@ ENTRIES = ROOT / "entries"
 SHARED = ROOT.parent / "shared"
 
 # The flags Chromium needs on a machine with no network but loopback.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def load_bank():
@@ -58,6 +66,7 @@ def browser():
 def server(site):
     """The built site on 127.0.0.1, with netlify.toml's headers and redirects."""
     from site_builder.serve import SiteServer
+
     with SiteServer(site) as running:
         yield running
 
@@ -68,8 +77,14 @@ def page(browser, server):
     context = browser.new_context()
     page = context.new_page()
     page.problems = []
-    page.on("console", lambda m: page.problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on(
+        "console",
+        lambda m: page.problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
     page.on("pageerror", lambda e: page.problems.append(f"page error: {e}"))
-    page.on("request", lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left 127.0.0.1: {r.url}"))
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left 127.0.0.1: {r.url}"),
+    )
     yield page
     context.close()

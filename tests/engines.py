@@ -49,8 +49,14 @@ class Firefox(Engine):
         executable = shutil.which("firefox-esr") or shutil.which("firefox")
         if executable is None:
             raise EngineError("Firefox is needed for the browser tests: apt-get install -y firefox-esr")
-        self.proc = subprocess.Popen(["node", str(BRIDGE)], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     env=dict(os.environ, FIREFOX=executable), text=True)
+        self.proc = subprocess.Popen(
+            ["node", str(BRIDGE)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=dict(os.environ, FIREFOX=executable),
+            text=True,
+        )
         first = self.proc.stdout.readline()
         if not first:
             raise EngineError("Firefox did not start (see the output above)")
@@ -143,21 +149,23 @@ class WebKit(Engine):
         if driver is None:
             raise EngineError("WebKitWebDriver is needed for the browser tests: apt-get install -y webkit2gtk-driver")
 
-        def no_download(*args, **kwargs):   # Selenium Manager would look for (and download) a driver
+        def no_download(*args, **kwargs):  # Selenium Manager would look for (and download) a driver
             raise EngineError("Selenium Manager was asked for a driver; the tests give it WebKitWebDriver")
 
         selenium_manager.SeleniumManager.binary_paths = no_download
         options = Options()
         options.binary_location = minibrowser()
         options.add_argument("--automation")
-        options.page_load_strategy = "normal"   # 'eager' never returns in WebKitGTK
+        options.page_load_strategy = "normal"  # 'eager' never returns in WebKitGTK
         if shutil.which("xvfb-run") is None:
             raise EngineError("xvfb-run is needed for the WebKit tests: apt-get install -y xvfb xauth")
         self.env = dict(os.environ, SE_OFFLINE="true", **(env or {}))
+
         # Now and then (more often on a loaded machine) the first MiniBrowser never answers the
         # driver: a session not made in 30 s is given up and asked for again.
         class UnderXvfb(Service):
             """WebKitWebDriver started by xvfb-run, which gives it (and its browser) a display of its own."""
+
             def command_line_args(self):
                 return ["-a", "-s", "-screen 0 1400x1000x24 -nolisten tcp", driver, *super().command_line_args()]
 
@@ -165,9 +173,17 @@ class WebKit(Engine):
             socket.setdefaulttimeout(30)
             try:
                 self._service = None
-                self.driver = webdriver.WebKitGTK(options=options, service=self._service_for(UnderXvfb(
-                    executable_path=shutil.which("xvfb-run"), env=self.env, popen_kw={"start_new_session": True},
-                    log_output=os.environ.get("WEBKIT_LOG", subprocess.DEVNULL))))
+                self.driver = webdriver.WebKitGTK(
+                    options=options,
+                    service=self._service_for(
+                        UnderXvfb(
+                            executable_path=shutil.which("xvfb-run"),
+                            env=self.env,
+                            popen_kw={"start_new_session": True},
+                            log_output=os.environ.get("WEBKIT_LOG", subprocess.DEVNULL),
+                        )
+                    ),
+                )
                 break
             except Exception:
                 if attempt == 2:
@@ -189,7 +205,7 @@ class WebKit(Engine):
     def _stop(service):
         """xvfb-run, its X server, the driver and the browser: the whole process group."""
         process = getattr(service, "process", None)
-        if process is not None:   # xvfb-run may be gone already, its X server and driver not
+        if process is not None:  # xvfb-run may be gone already, its X server and driver not
             try:
                 os.killpg(process.pid, signal.SIGTERM)
             except ProcessLookupError:
@@ -198,7 +214,7 @@ class WebKit(Engine):
     def _collect(self):
         try:
             self._problems += self.driver.execute_script("return window.__problems ? window.__problems.splice(0) : []")
-        except Exception:   # a page gone (navigation, server stopped) has nothing more to say
+        except Exception:  # a page gone (navigation, server stopped) has nothing more to say
             pass
 
     def fresh(self, width=1280, height=900):
@@ -213,15 +229,17 @@ class WebKit(Engine):
         self._collect()
         if until == "load":
             self.driver.get(url)
-        else:   # the driver would wait for the load event: navigate from the page instead
+        else:  # the driver would wait for the load event: navigate from the page instead
             self.driver.execute_script("location.href = arguments[0]", url)
             self.wait_for(f"location.href === {url!r} && document.readyState !== 'loading'")
         self.driver.execute_script(WATCH)
 
     def _run(self, expression):
-        script = ("const done = arguments[arguments.length - 1];"
-                  f"Promise.resolve().then(() => ({expression})).then((v) => done({{ok: true, v}}), "
-                  "(e) => done({ok: false, e: String(e && e.message || e)}));")
+        script = (
+            "const done = arguments[arguments.length - 1];"
+            f"Promise.resolve().then(() => ({expression})).then((v) => done({{ok: true, v}}), "
+            "(e) => done({ok: false, e: String(e && e.message || e)}));"
+        )
         answer = self.driver.execute_async_script(script)
         if not answer["ok"]:
             raise EngineError(f"webkit: {expression}: {answer['e']}")
@@ -241,8 +259,12 @@ class WebKit(Engine):
             # WebKitWebDriver finds no field focusable inside a frame: there the value is set as typing would.
             self.driver.switch_to.frame(self.driver.find_element("css selector", frame))
             try:
-                self.driver.execute_script("const f = document.querySelector(arguments[0]); f.focus(); f.value = arguments[1];"
-                                           "f.dispatchEvent(new Event('input', {bubbles: true}))", selector, text)
+                self.driver.execute_script(
+                    "const f = document.querySelector(arguments[0]); f.focus(); f.value = arguments[1];"
+                    "f.dispatchEvent(new Event('input', {bubbles: true}))",
+                    selector,
+                    text,
+                )
             finally:
                 self.driver.switch_to.default_content()
             return
@@ -254,11 +276,14 @@ class WebKit(Engine):
     def press(self, key):
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.keys import Keys
-        ActionChains(self.driver).send_keys(getattr(Keys, {"Enter": "ENTER", "ArrowDown": "ARROW_DOWN",
-                                                           "Escape": "ESCAPE"}.get(key, ""), key)).perform()
+
+        ActionChains(self.driver).send_keys(
+            getattr(Keys, {"Enter": "ENTER", "ArrowDown": "ARROW_DOWN", "Escape": "ESCAPE"}.get(key, ""), key)
+        ).perform()
 
     def type(self, text):
         from selenium.webdriver.common.action_chains import ActionChains
+
         ActionChains(self.driver).send_keys(text).perform()
 
     def click(self, selector):
@@ -286,14 +311,29 @@ class WebKit(Engine):
             self._stop(self._service)
 
 
-def webkit_console(urls: list[str], quiet_s: float, requests, limit_s: float = 90, env: dict | None = None) -> list[str]:
+def webkit_console(
+    urls: list[str], quiet_s: float, requests, limit_s: float = 90, env: dict | None = None
+) -> list[str]:
     """What WebKit writes to its console while it opens ``urls``: MiniBrowser run outside automation
     (a driver's session reports no console) under xvfb-run, one tab per address, until the server
     has had no request for ``quiet_s`` seconds (``requests()`` counts them).  Errors and warnings only."""
-    proc = subprocess.Popen(["xvfb-run", "-a", "-s", "-screen 0 1400x1000x24 -nolisten tcp", minibrowser(),
-                             "--enable-write-console-messages-to-stdout=true", *urls],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            env=dict(os.environ, **(env or {})), start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 1400x1000x24 -nolisten tcp",
+            minibrowser(),
+            "--enable-write-console-messages-to-stdout=true",
+            *urls,
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=dict(os.environ, **(env or {})),
+        start_new_session=True,
+    )
     start = time.monotonic()
     seen, last_change = requests(), time.monotonic()
     try:

@@ -4,9 +4,13 @@ to prove what a QR code drawn by the page says, independently of the encoder tha
 from __future__ import annotations
 
 MASKS = [
-    lambda x, y: (x + y) % 2 == 0, lambda x, y: y % 2 == 0, lambda x, y: x % 3 == 0,
-    lambda x, y: (x + y) % 3 == 0, lambda x, y: (x // 3 + y // 2) % 2 == 0,
-    lambda x, y: x * y % 2 + x * y % 3 == 0, lambda x, y: (x * y % 2 + x * y % 3) % 2 == 0,
+    lambda x, y: (x + y) % 2 == 0,
+    lambda x, y: y % 2 == 0,
+    lambda x, y: x % 3 == 0,
+    lambda x, y: (x + y) % 3 == 0,
+    lambda x, y: (x // 3 + y // 2) % 2 == 0,
+    lambda x, y: x * y % 2 + x * y % 3 == 0,
+    lambda x, y: (x * y % 2 + x * y % 3) % 2 == 0,
     lambda x, y: ((x + y) % 2 + x * y % 3) % 2 == 0,
 ]
 # version -> (data codewords, error-correction codewords) at level M, one block
@@ -46,7 +50,7 @@ def _rs_remainder(data: list[int], n: int) -> list[int]:
         if factor:
             for j, g in enumerate(gen):
                 rem[i + j] ^= mul(g, factor)
-    return rem[len(data):]
+    return rem[len(data) :]
 
 
 def read(matrix: list[list[bool]]) -> str:
@@ -70,10 +74,10 @@ def read(matrix: list[list[bool]]) -> str:
                 if (x, y) not in taken:
                     out.append(matrix[y][x] ^ mask(x, y))
     n_data, n_ecc = LEVEL_M[version]
-    words = [int("".join(str(int(b)) for b in out[i * 8:i * 8 + 8]), 2) for i in range(n_data + n_ecc)]
+    words = [int("".join(str(int(b)) for b in out[i * 8 : i * 8 + 8]), 2) for i in range(n_data + n_ecc)]
     data, ecc = words[:n_data], words[n_data:]
     assert _rs_remainder(data, n_ecc) == ecc, "the error-correction codewords do not match the data"
     stream = "".join(f"{w:08b}" for w in data)
     assert stream[:4] == "0100", "byte mode"
     length = int(stream[4:12], 2)
-    return bytes(int(stream[12 + 8 * i:20 + 8 * i], 2) for i in range(length)).decode()
+    return bytes(int(stream[12 + 8 * i : 20 + 8 * i], 2) for i in range(length)).decode()

@@ -7,11 +7,8 @@ import shutil
 
 import pytest
 
-
 pytestmark = pytest.mark.browser
 PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
-
-
 
 
 def open_entry(page, server, path):
@@ -77,6 +74,7 @@ def _boots(browser, site, tmp_path, missing=(), far=False):
     computes), served from 127.0.0.1 or from a ``far`` server (50 ms before every response)."""
     from benchmarks.server import BenchServer, Link
     from site_builder.serve import SiteServer
+
     copy = tmp_path / f"site-{len(list(tmp_path.iterdir()))}"
     shutil.copytree(site, copy, copy_function=os.link)
     for pattern in missing:
@@ -116,6 +114,7 @@ def test_decoded_files_are_kept_for_the_next_visit(browser, site):
     """A later page from the far server boots from the decoded files kept in Cache Storage: it
     neither downloads nor decodes them again, even with the browser's HTTP cache emptied."""
     from benchmarks.server import BenchServer, Link
+
     context = browser.new_context()
     with BenchServer(site, Link(latency_s=0.05)) as far:
         page = context.new_page()
@@ -123,8 +122,10 @@ def test_decoded_files_are_kept_for_the_next_visit(browser, site):
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         open_entry(page, far, "/35/")
         assert page.evaluate("document.documentElement.dataset.stdlib") == "startup+xz"
-        for _ in range(100):   # they are written as Python reads them, and finish a moment after
-            kept = page.evaluate("caches.open('pyodide-decoded').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
+        for _ in range(100):  # they are written as Python reads them, and finish a moment after
+            kept = page.evaluate(
+                "caches.open('pyodide-decoded').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
+            )
             if len(kept) == 2:
                 break
             page.wait_for_timeout(100)
@@ -133,7 +134,7 @@ def test_decoded_files_are_kept_for_the_next_visit(browser, site):
         far.link.sent = 0
         open_entry(page, far, "/19/")
         assert page.evaluate("document.documentElement.dataset.stdlib") == "startup+xz"
-        assert far.link.sent < 2_000_000, far.link.sent   # the .xz files alone are 3.5 MB
+        assert far.link.sent < 2_000_000, far.link.sent  # the .xz files alone are 3.5 MB
         assert problems == []
     context.close()
 

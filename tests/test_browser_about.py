@@ -61,11 +61,14 @@ def test_the_chapters_page_explains_its_marks_and_says_what_each_chapter_covers(
 
 def test_the_page_cites_a_computation_as_the_build_does_with_no_author(page, server):
     from tests.test_browser import open_entry
+
     open_entry(page, server, "/35/")
     assert page.text_content("#cite-entry-bibtex").startswith("@inbook{arithmeticofintelligence-35,")
     page.fill("#in-s", "8192")
     page.wait_for_function("() => document.getElementById('cite-run-bibtex').textContent.includes('s = 8192')")
     run = page.text_content("#cite-run-bibtex")
     assert run.startswith("@misc{arithmeticofintelligence-35-run,") and "author" not in run
-    assert "The Arithmetic of Intelligence, Appendix A (The Derivation Bank), entry 35" in page.text_content("#cite-run-text")
+    assert "The Arithmetic of Intelligence, Appendix A (The Derivation Bank), entry 35" in page.text_content(
+        "#cite-run-text"
+    )
     assert page.problems == []

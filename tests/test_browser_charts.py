@@ -9,7 +9,6 @@ import pytest
 
 from tests.test_browser import PYTHON_READY_MS, open_entry
 
-
 pytestmark = pytest.mark.browser
 
 # Per chart: how much of its canvas has ink, the name over its y axis, whether it has a legend,
@@ -31,14 +30,17 @@ EXPONENT = re.compile(r"^-?\d+(\.\d+)?e-?\d+( \S+)?$")
 
 
 def chart_pages(site):
-    return sorted("/" + str(page.parent.relative_to(site)) + "/" for page in site.glob("**/index.html")
-                  if 'id="plots"' in page.read_text(encoding="utf-8"))
+    return sorted(
+        "/" + str(page.parent.relative_to(site)) + "/"
+        for page in site.glob("**/index.html")
+        if 'id="plots"' in page.read_text(encoding="utf-8")
+    )
 
 
 def number(label: str) -> float:
     """A tick label read back: 1,500 · 2.5k · 40M · 10B · 2T · 1e-20 · 0.05 · 512 MB · 40 GB/s."""
     text = label.replace(",", "").replace("−", "-")
-    if " " in text:   # a byte quantity with its prefix: 512 MB, 1e15 B
+    if " " in text:  # a byte quantity with its prefix: 512 MB, 1e15 B
         text, unit = text.split(" ")
         scale = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}.get(unit[0], 1)
         return float(text) * scale
@@ -64,7 +66,7 @@ def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
         spec = page.evaluate("JSON.parse(document.getElementById('entry-spec').textContent)")
         for i, (chart, plot) in enumerate(zip(charts, spec["plots"], strict=True)):
             where = f"{path} chart {i}"
-            assert chart["inked"] > 1000, where   # curves, axes and labels, not a blank canvas
+            assert chart["inked"] > 1000, where  # curves, axes and labels, not a blank canvas
             # One curve: its name over the y axis; several: a legend.
             names = [spec["labels"].get(name, name) for name in plot["y"]]
             # The name says the unit when every tick is in it (GiB): "KV cache size (GiB)".
@@ -87,7 +89,10 @@ def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
                 for split, label in zip(axis["splits"], axis["labels"]):
                     mantissa, exponent = f"{split:e}".split("e")
                     # Exactly 1, 2 or 5 times a power of ten, labelled as just that.
-                    assert float(mantissa) in (1, 2, 5) and split == float(f"{float(mantissa):g}e{exponent}"), (where, split)
+                    assert float(mantissa) in (1, 2, 5) and split == float(f"{float(mantissa):g}e{exponent}"), (
+                        where,
+                        split,
+                    )
                     assert number(label) == split, (where, label, split)
                 assert all(s < t for s, t in zip(axis["splits"], axis["splits"][1:])), (where, axis["splits"])
         assert page.problems == [], (path, page.problems)
@@ -110,10 +115,12 @@ SERIES_ON_PAGE = """() => {
 
 def contrast(one: str, other: str) -> float:
     """WCAG contrast ratio of two #rrggbb colours."""
+
     def luminance(colour):
-        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
         r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
     light, dark = sorted([luminance(one), luminance(other)], reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
@@ -159,7 +166,7 @@ def test_charts_are_drawn_whatever_language_the_browser_reports(browser, server,
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     open_entry(page, server, "/46/")
-    assert page.evaluate("Object.getPrototypeOf(navigator).language") == language   # the condition under test
+    assert page.evaluate("Object.getPrototypeOf(navigator).language") == language  # the condition under test
     show_charts(page)
     page.wait_for_function("() => document.documentElement.dataset.charts", timeout=PYTHON_READY_MS)
     charts = page.evaluate(CHARTS)

@@ -13,7 +13,6 @@ GARBAGE = ["abc", "1e400", "-0", "", ", ".join(["1"] * 10_000), "<img src=x oner
 ENTRIES = ["/35/", "/39/", "/41/", "/12/", "/46/", "/toolkit/softmax/", "/25/"]
 
 
-
 @pytest.mark.parametrize("path", ENTRIES)
 def test_garbage_in_every_field_gets_a_message_never_a_crash(browser, server, path):
     page = browser.new_page()

@@ -22,8 +22,9 @@ def _total(calc_spec: dict, **raw) -> str:
 
 
 def _wait_text(page, selector: str, text: str):
-    page.wait_for_function("([s, t]) => document.querySelector(s) && document.querySelector(s).textContent === t",
-                           arg=[selector, text])
+    page.wait_for_function(
+        "([s, t]) => document.querySelector(s) && document.querySelector(s).textContent === t", arg=[selector, text]
+    )
 
 
 def test_32k_is_a_thousand_said_so_and_the_binary_reading_is_one_click_away(page, server, bank):
@@ -53,11 +54,16 @@ def test_inside_a_list_commas_separate_and_the_field_says_so(page, server):
     page.fill("#in-v", "1, 2, 3")
     page.fill("#in-z", "5,100,7")
     page.wait_for_selector("#echo-z:not([hidden])")
-    assert page.text_content("#echo-z") == "read as 3 numbers: 5; 100; 7 (in a list, commas separate the numbers, never thousands)"
+    assert (
+        page.text_content("#echo-z")
+        == "read as 3 numbers: 5; 100; 7 (in a list, commas separate the numbers, never thousands)"
+    )
     assert page.is_hidden("#err-z") and page.is_hidden("#err-v")
     page.fill("#in-v", "1, 2, 3, 4")
     page.fill("#in-z", "1000,1001,999,1002")
-    page.wait_for_function("() => document.getElementById('echo-z').textContent.startsWith('read as 4 numbers: 1,000; 1,001; 999; 1,002')")
+    page.wait_for_function(
+        "() => document.getElementById('echo-z').textContent.startsWith('read as 4 numbers: 1,000; 1,001; 999; 1,002')"
+    )
     assert page.is_hidden("#err-z") and page.is_hidden("#err-v")
     assert page.problems == []
 
@@ -68,7 +74,9 @@ def test_every_case_has_a_load_control_whose_link_carries_its_inputs(page, serve
         if not entry.cases:
             continue
         page.goto(server.url + entry.url)
-        links = page.eval_on_selector_all("#cases .case", "cs => cs.map(c => [c.id, c.querySelector('a.load-case')?.getAttribute('href')])")
+        links = page.eval_on_selector_all(
+            "#cases .case", "cs => cs.map(c => [c.id, c.querySelector('a.load-case')?.getAttribute('href')])"
+        )
         assert len(links) == len(entry.cases)
         for case, (case_id, href) in zip(entry.cases, links):
             assert case_id == f"case-{case.id}" and href, (entry.key, case.id)
@@ -97,10 +105,14 @@ def test_loading_a_case_fills_the_calculator_and_computes_what_the_case_table_sh
 def test_the_citation_uses_the_units_shown(page, server):
     open_entry(page, server, "/35/")
     page.fill("#in-L", "40")
-    page.wait_for_function("() => document.getElementById('cite-run-text').textContent.replace(/\\u00a0/g, ' ').includes('671.1 MB')")
+    page.wait_for_function(
+        "() => document.getElementById('cite-run-text').textContent.replace(/\\u00a0/g, ' ').includes('671.1 MB')"
+    )
     page.select_option("#units-bytes", "GiB")
     page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith('GiB')")
-    page.wait_for_function("() => document.getElementById('cite-run-text').textContent.replace(/\\u00a0/g, ' ').includes('0.625 GiB')")
+    page.wait_for_function(
+        "() => document.getElementById('cite-run-text').textContent.replace(/\\u00a0/g, ' ').includes('0.625 GiB')"
+    )
     assert "0.625 GiB" in page.text_content("#cite-run-bibtex").replace(NBSP, " ")
     assert page.text_content("#units-bytes option[value='']") == "Default: kB, MB, GB… (10³ steps)"
     page.fill("#in-L", "13B")
@@ -146,7 +158,9 @@ def test_the_tests_qr_reader_reads_what_the_builds_encoder_writes():
         qr = segno.make(url, error="m", boost_error=False, mode="byte", micro=False)
         assert qr_read.read([[bool(v) for v in row] for row in qr.matrix]) == url
     with pytest.raises(AssertionError):
-        broken = [[bool(v) for v in row] for row in segno.make("http://x/", error="m", boost_error=False, micro=False).matrix]
-        broken[15][15] ^= True   # two data modules flipped: the error correction no longer matches
+        broken = [
+            [bool(v) for v in row] for row in segno.make("http://x/", error="m", boost_error=False, micro=False).matrix
+        ]
+        broken[15][15] ^= True  # two data modules flipped: the error correction no longer matches
         broken[14][15] ^= True
         qr_read.read(broken)

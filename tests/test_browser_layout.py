@@ -5,7 +5,6 @@ no Python (those that do wait for it)."""
 
 from __future__ import annotations
 
-import base64
 import re
 import struct
 import zlib
@@ -43,10 +42,12 @@ def test_the_headline_is_in_a_phones_first_screen_and_stays_in_view(phone, serve
     first = entry.headlines[0]
     # In the results, it comes first and larger than the others.
     order = phone.eval_on_selector_all("#outputs dl > .result", "rs => rs.map(r => r.id)")
-    assert order[:len(entry.headlines)] == [f"output-{n}" for n in entry.headlines]
+    assert order[: len(entry.headlines)] == [f"output-{n}" for n in entry.headlines]
     if len(order) > len(entry.headlines):
-        big, small = (phone.eval_on_selector(f"#{order[k]} output", "o => parseFloat(getComputedStyle(o).fontSize)")
-                      for k in (0, len(entry.headlines)))
+        big, small = (
+            phone.eval_on_selector(f"#{order[k]} output", "o => parseFloat(getComputedStyle(o).fontSize)")
+            for k in (0, len(entry.headlines))
+        )
         assert big > small
     # On the phone, with no scrolling: the bar shows it, with its unit, as the results do.
     bar = phone.locator(f"#headline-bar output[data-mirror='{first}']")
@@ -68,15 +69,19 @@ def test_the_bar_follows_the_results(page, server):
     page.fill("#in-s", "8192")
     page.wait_for_function("() => document.querySelector('#headline-bar output').textContent === '2.684\u00a0GB'")
     page.fill("#in-s", "banana")
-    page.wait_for_function("() => getComputedStyle(document.querySelector('#headline-bar output')).textDecorationLine === 'line-through'")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('#headline-bar output')).textDecorationLine === 'line-through'"
+    )
     assert page.problems == []
 
 
 def test_number_fields_take_letters_on_a_phone_keyboard(page, server):
     page.goto(server.url + "/1/")
     for name in ("N", "D", "T"):
-        attrs = page.eval_on_selector(f"#in-{name}", "i => [i.inputMode, i.getAttribute('autocapitalize'), i.spellcheck]")
-        assert attrs == ["text", "off", False]   # decimal keypads have no B, T, k, e, % or minus
+        attrs = page.eval_on_selector(
+            f"#in-{name}", "i => [i.inputMode, i.getAttribute('autocapitalize'), i.spellcheck]"
+        )
+        assert attrs == ["text", "off", False]  # decimal keypads have no B, T, k, e, % or minus
 
 
 @pytest.mark.parametrize("size", [(800, 450), (640, 360)])
@@ -93,7 +98,7 @@ def test_the_embed_card_fits_a_slide(browser, server, url, size):
     for o in entry.outputs:
         if o.name not in entry.headlines:
             assert page.is_hidden(f"#output-{o.name}"), o.name
-    for i in entry.inputs:   # every input is on the card, and can be changed there
+    for i in entry.inputs:  # every input is on the card, and can be changed there
         box = page.locator(f"#in-{i.name}").bounding_box()
         assert box and box["y"] + box["height"] <= h and box["x"] + box["width"] <= w, i.name
     context.close()
@@ -103,11 +108,15 @@ def test_show_chooses_the_cards_outputs_in_the_links_order(browser, server):
     context = browser.new_context(viewport={"width": 800, "height": 450})
     page = context.new_page()
     open_entry(page, server, "/40/?embed=1&show=tokens_per_cycle,speedup,k_opt")
-    ids = [i for i in page.eval_on_selector_all("#outputs .result", "rs => rs.filter(r => r.offsetParent).map(r => r.id)")]
+    ids = [
+        i for i in page.eval_on_selector_all("#outputs .result", "rs => rs.filter(r => r.offsetParent).map(r => r.id)")
+    ]
     assert ids == ["output-tokens_per_cycle", "output-speedup", "output-k_opt"]
     assert page.is_hidden("#notice")
     page.fill("#in-alpha", "0.9")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('show') === 'tokens_per_cycle,speedup,k_opt'")
+    page.wait_for_function(
+        "() => new URLSearchParams(location.search).get('show') === 'tokens_per_cycle,speedup,k_opt'"
+    )
     assert page.evaluate("document.documentElement.scrollHeight") <= 450
     context.close()
 
@@ -126,9 +135,9 @@ def _png_text(data: bytes) -> dict:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     at, found = 8, {}
     while at < len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
-        assert struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0] == zlib.crc32(kind + body)
+        length, kind = struct.unpack(">I4s", data[at : at + 8])
+        body = data[at + 8 : at + 8 + length]
+        assert struct.unpack(">I", data[at + 8 + length : at + 12 + length])[0] == zlib.crc32(kind + body)
         if kind == b"iTXt":
             key, rest = body.split(b"\0", 1)
             found[key.decode()] = rest[2:].split(b"\0", 2)[2].decode()
@@ -169,9 +178,13 @@ def test_wide_tables_fit_a_desktop_and_never_break_a_number(browser, server, url
     page.goto(server.url + url)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     page.eval_on_selector_all("details", "ds => ds.forEach(d => d.open = true)")
-    over = page.eval_on_selector_all(".table-scroll", "ss => ss.filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.closest('[id]').id)")
+    over = page.eval_on_selector_all(
+        ".table-scroll", "ss => ss.filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.closest('[id]').id)"
+    )
     assert over == []
     broken = page.eval_on_selector_all(
-        "td", "tds => tds.filter(td => /\\d,\\d/.test(td.textContent) && getComputedStyle(td).whiteSpace !== 'nowrap').map(td => td.textContent)")
+        "td",
+        "tds => tds.filter(td => /\\d,\\d/.test(td.textContent) && getComputedStyle(td).whiteSpace !== 'nowrap').map(td => td.textContent)",
+    )
     assert broken == []
     context.close()

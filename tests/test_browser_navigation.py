@@ -26,10 +26,26 @@ pytestmark = pytest.mark.browser
 # (how, what): "link" clicks the first link in the page whose href is, or starts with, `what`
 # (a trailing "?" means a "feeds into" link with its values); "back" and "forward" are the browser's.
 WALK = [
-    ("link", "/36/"), ("link", "/37/?"), ("back", None), ("back", None), ("forward", None),
-    ("link", "/toolkit/matmul-cost/"), ("link", "/"), ("link", "/chapters/"), ("link", "/19/"), ("link", "/20/"),
-    ("back", None), ("forward", None), ("link", "/21/"), ("link", "/43/?"), ("back", None),
-    ("link", "/22/"), ("link", "/synthesis/"), ("back", None), ("back", None), ("forward", None),
+    ("link", "/36/"),
+    ("link", "/37/?"),
+    ("back", None),
+    ("back", None),
+    ("forward", None),
+    ("link", "/toolkit/matmul-cost/"),
+    ("link", "/"),
+    ("link", "/chapters/"),
+    ("link", "/19/"),
+    ("link", "/20/"),
+    ("back", None),
+    ("forward", None),
+    ("link", "/21/"),
+    ("link", "/43/?"),
+    ("back", None),
+    ("link", "/22/"),
+    ("link", "/synthesis/"),
+    ("back", None),
+    ("back", None),
+    ("forward", None),
 ]
 
 STATE_JS = """() => ({
@@ -47,9 +63,12 @@ def _title(site, path: str) -> str:
 
 def _wait_for(page, path: str, site) -> None:
     """Until the page at ``path`` is in, set up and, on an entry page, Python has loaded its formula."""
-    page.wait_for_function("([path, title]) => location.pathname === path && document.title === title"
-                           " && document.activeElement === document.querySelector('main h1')",
-                           arg=[path, _title(site, path)], timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "([path, title]) => location.pathname === path && document.title === title"
+        " && document.activeElement === document.querySelector('main h1')",
+        arg=[path, _title(site, path)],
+        timeout=PYTHON_READY_MS,
+    )
     if page.query_selector("#entry-spec"):
         page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
         assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
@@ -74,7 +93,11 @@ def _recompute(page) -> tuple[str, str]:
         value = calc.read(raw)[name]
         if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
             continue
-        candidates = (value * 2, value // 2, value + 1) if isinstance(value, int) else (float(value) * 2, float(value) / 2, float(value) + 1)
+        candidates = (
+            (value * 2, value // 2, value + 1)
+            if isinstance(value, int)
+            else (float(value) * 2, float(value) / 2, float(value) + 1)
+        )
         for candidate in candidates:
             typed = repr(candidate) if isinstance(candidate, float) else str(candidate)
             trial = {**raw, name: typed}
@@ -84,11 +107,15 @@ def _recompute(page) -> tuple[str, str]:
                 continue
             if expected != before:
                 page.fill(f"#in-{name}", typed)
-                page.wait_for_function("(want) => Object.entries(want).every(([n, t]) => document.getElementById(`out-${n}`).textContent === t)",
-                                       arg={n: o["text"] for n, o in expected.items()})
+                page.wait_for_function(
+                    "(want) => Object.entries(want).every(([n, t]) => document.getElementById(`out-${n}`).textContent === t)",
+                    arg={n: o["text"] for n, o in expected.items()},
+                )
                 # The address bar carries the change (the share link) before the reader moves on.
-                page.wait_for_function("([name, value]) => new URLSearchParams(location.search).get(name) === value",
-                                       arg=[name, write_input(typed)])
+                page.wait_for_function(
+                    "([name, value]) => new URLSearchParams(location.search).get(name) === value",
+                    arg=[name, write_input(typed)],
+                )
                 return name, typed
     raise AssertionError(f"no input of {spec['id']} to change")
 
@@ -98,14 +125,14 @@ def walk(page, server, site):
     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
     page.evaluate("window.__walk = 'the same document'")
     name, typed = _recompute(page)
-    history = [(page.url, name, typed)]   # the visited pages: url, changed input, typed value
+    history = [(page.url, name, typed)]  # the visited pages: url, changed input, typed value
     at = 0
     for how, what in WALK:
         if how == "link":
             link = page.locator(f"a[href^='{what}']" if what.endswith("?") else f"a[href='{what}']").first
             link.click()
             path = urlsplit(link.get_attribute("href") if not what.endswith("?") else what[:-1]).path
-            del history[at + 1:]
+            del history[at + 1 :]
             history.append((None, None, None))
             at += 1
         else:
@@ -115,11 +142,11 @@ def walk(page, server, site):
         _wait_for(page, path, site)
         state = page.evaluate(STATE_JS)
         assert state["marker"] == "the same document" and state["loads"] == 1, (how, what, state)
-        assert state["worker"] == "1", (how, what, state)   # the first worker, still
+        assert state["worker"] == "1", (how, what, state)  # the first worker, still
         assert state["title"] == _title(site, path) and state["focused"], (how, what, state)
         url, name, typed = history[at]
         if url is not None:
-            assert state["url"] == url, (how, state["url"], url)   # with the inputs of the share link
+            assert state["url"] == url, (how, state["url"], url)  # with the inputs of the share link
             if name is not None:
                 assert page.input_value(f"#in-{name}") == typed, (how, path, name)
         if page.query_selector("#entry-spec"):
@@ -142,13 +169,15 @@ def test_the_same_walk_offline(browser, server, site):
     page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     open_entry(page, server, "/35/")
-    page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS)
-    page.reload()   # under the service worker from its first byte
+    page.wait_for_function(
+        "() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS
+    )
+    page.reload()  # under the service worker from its first byte
     open_entry(page, server, "/35/")
     assert page.evaluate("!!navigator.serviceWorker.controller")
     context.set_offline(True)
     walk(page, server, site)
-    page.evaluate("Turbo.visit('/no-such-page/')")   # offline, the site's own page, in this document
+    page.evaluate("Turbo.visit('/no-such-page/')")  # offline, the site's own page, in this document
     page.wait_for_function("() => document.querySelector('main h1').textContent === 'No such page'")
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert problems == []
@@ -163,8 +192,9 @@ def test_with_javascript_off_links_are_plain_links(browser, server, site):
     page.wait_for_url(server.url + "/36/")
     assert page.title() == _title(site, "/36/")
     out = page.text_content("output[id^='out-']")
-    assert out and out == re.search(r'<output id="out-[^"]*"[^>]*>(.*?)</output>',
-                                    (site / "36" / "index.html").read_text(), re.S).group(1)
+    assert out and out == re.search(
+        r'<output id="out-[^"]*"[^>]*>(.*?)</output>', (site / "36" / "index.html").read_text(), re.S
+    ).group(1)
     context.close()
 
 
@@ -174,6 +204,7 @@ def slow_server(tmp_path_factory):
     from site_builder.build import build, write_site
     from site_builder.serve import SiteServer
     from tests.test_browser_watchdog import SLOW
+
     out = tmp_path_factory.mktemp("slow-nav") / "site"
     files, _ = build(SLOW)
     write_site(files, out)
@@ -185,15 +216,17 @@ def test_a_formula_left_running_is_stopped_and_the_next_page_gets_a_fresh_worker
     page = browser.new_page()
     open_entry(page, slow_server, "/1/")
     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
-    page.fill("#in-n", "1e15")   # never finishes
+    page.fill("#in-n", "1e15")  # never finishes
     page.wait_for_timeout(200)
-    page.evaluate("Turbo.visit('/1/?n=10')")   # what a link does: the next page's formula waits behind it
-    page.wait_for_function("() => location.search === '?n=10' && document.documentElement.dataset.python === 'ready'",
-                           timeout=PYTHON_READY_MS)
+    page.evaluate("Turbo.visit('/1/?n=10')")  # what a link does: the next page's formula waits behind it
+    page.wait_for_function(
+        "() => location.search === '?n=10' && document.documentElement.dataset.python === 'ready'",
+        timeout=PYTHON_READY_MS,
+    )
     page.wait_for_function("() => document.getElementById('out-total').textContent === '385'")
-    assert page.evaluate("document.documentElement.dataset.worker") == "2"   # the watchdog's new worker
+    assert page.evaluate("document.documentElement.dataset.worker") == "2"  # the watchdog's new worker
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
-    assert page.is_hidden("#notice")   # this page's own values were fine
+    assert page.is_hidden("#notice")  # this page's own values were fine
     page.close()
 
 
@@ -210,8 +243,10 @@ def test_inputs_typed_just_before_leaving_are_there_on_back(page, server):
     page.wait_for_function("() => location.pathname === '/35/' && document.documentElement.dataset.python === 'ready'")
     assert page.input_value("#in-s") == "8192"
     assert page.evaluate("document.getElementById('units-bytes').selectedIndex") == 1
-    page.wait_for_function("() => document.documentElement.dataset.replies && !document.getElementById('outputs').classList.contains('stale')")
-    assert page.text_content("#out-total").startswith("2.")   # 2.684 GB, in the unit chosen
+    page.wait_for_function(
+        "() => document.documentElement.dataset.replies && !document.getElementById('outputs').classList.contains('stale')"
+    )
+    assert page.text_content("#out-total").startswith("2.")  # 2.684 GB, in the unit chosen
     assert page.problems == []
 
 
@@ -220,24 +255,33 @@ def test_python_starts_on_the_first_entry_page_a_link_brings_in(page, server):
     page.goto(server.url + "/")
     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
     page.click("a[href='/35/']")
-    page.wait_for_function("() => location.pathname === '/35/' && document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => location.pathname === '/35/' && document.documentElement.dataset.python", timeout=PYTHON_READY_MS
+    )
     assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
     page.fill("#in-s", "8192")
     page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0GB'")
-    assert page.evaluate("[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]") == ["1", 1]
+    assert page.evaluate(
+        "[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]"
+    ) == ["1", 1]
     assert page.evaluate("window.__cspViolations") == [] and page.problems == []
 
 
-@pytest.mark.parametrize("missing, way", [
-    ((), "snapshot"),
-    (("snapshot/*/*.snapshot",), "startup"),
-    (("pyodide/*/stdlib-startup-*.zip",), "stock"),
-])
+@pytest.mark.parametrize(
+    "missing, way",
+    [
+        ((), "snapshot"),
+        (("snapshot/*/*.snapshot",), "startup"),
+        (("pyodide/*/stdlib-startup-*.zip",), "stock"),
+    ],
+)
 def test_every_boot_way_serves_the_pages_after_it(browser, site, tmp_path, missing, way):
     """Whichever way the first page booted (or fell back to), the next entry loads into that Python."""
     import os
     import shutil
+
     from site_builder.serve import SiteServer
+
     copy = tmp_path / "site"
     shutil.copytree(site, copy, copy_function=os.link)
     for pattern in missing:
@@ -250,12 +294,16 @@ def test_every_boot_way_serves_the_pages_after_it(browser, site, tmp_path, missi
         assert page.evaluate("document.documentElement.dataset.stdlib").startswith(way)
         page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
         page.click("a[href='/36/']")
-        page.wait_for_function("() => location.pathname === '/36/' && document.documentElement.dataset.python === 'ready'",
-                               timeout=PYTHON_READY_MS)
+        page.wait_for_function(
+            "() => location.pathname === '/36/' && document.documentElement.dataset.python === 'ready'",
+            timeout=PYTHON_READY_MS,
+        )
         page.fill("#in-N", "140B")
         page.wait_for_function("() => document.documentElement.dataset.replies === '2'")
         assert "stale" not in page.get_attribute("#outputs", "class")
-        assert page.evaluate("[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]") == ["1", 1]
+        assert page.evaluate(
+            "[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]"
+        ) == ["1", 1]
     context.close()
 
 
@@ -289,8 +337,11 @@ def test_memory_stays_flat_across_a_hundred_navigations(page, server):
     for n in range(1, 101):
         target = "/36/" if n % 2 else "/35/"
         page.click(f"main a[href='{target}']")
-        page.wait_for_function("(path) => location.pathname === path && document.documentElement.dataset.charts",
-                               arg=target, timeout=PYTHON_READY_MS)
+        page.wait_for_function(
+            "(path) => location.pathname === path && document.documentElement.dataset.charts",
+            arg=target,
+            timeout=PYTHON_READY_MS,
+        )
         if n in (1, 2, 49, 50, 99, 100):
             figures[n] = {**page.evaluate(MEMORY_JS), "page": _page_heap(cdp)}
     print("memory after navigations 1, 2, 49, 50, 99, 100:", figures)
@@ -317,14 +368,16 @@ def test_a_link_to_a_part_of_the_page_scrolls_there_and_keeps_the_inputs(page, s
     page.focus(".skip")
     page.keyboard.press("Enter")
     page.wait_for_function("() => location.hash === '#main'")
-    page.wait_for_timeout(300)   # time enough to fetch and render the page again, were it to
-    assert page.evaluate("document.getElementById('inputs').dataset.mark") == "this page"   # not rendered again
+    page.wait_for_timeout(300)  # time enough to fetch and render the page again, were it to
+    assert page.evaluate("document.getElementById('inputs').dataset.mark") == "this page"  # not rendered again
     assert page.input_value("#in-s") == "8192"
     page.click("main a[href='/36/']")
     page.wait_for_function("() => location.pathname === '/36/' && document.documentElement.dataset.python === 'ready'")
     for _ in range(2):
         page.go_back()
-        page.wait_for_function("() => location.pathname === '/35/' && document.documentElement.dataset.python === 'ready'")
+        page.wait_for_function(
+            "() => location.pathname === '/35/' && document.documentElement.dataset.python === 'ready'"
+        )
         assert page.input_value("#in-s") == "8192"
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert page.problems == []
@@ -338,12 +391,17 @@ def test_a_search_result_opens_in_the_page_with_the_same_python(page, server):
     page.wait_for_selector("#search-result-0 a")
     target = page.get_attribute("#search-result-0 a", "href")
     page.keyboard.press("Enter")
-    page.wait_for_function("(path) => location.pathname === path && document.documentElement.dataset.python === 'ready'",
-                           arg=target, timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "(path) => location.pathname === path && document.documentElement.dataset.python === 'ready'",
+        arg=target,
+        timeout=PYTHON_READY_MS,
+    )
     assert not page.evaluate("document.getElementById('search-dialog').open")
     assert page.evaluate("document.activeElement === document.querySelector('main h1')")
-    assert page.evaluate("[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]") == ["1", 1]
-    page.keyboard.press("/")   # the new page's search works as the first one's did
+    assert page.evaluate(
+        "[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]"
+    ) == ["1", 1]
+    page.keyboard.press("/")  # the new page's search works as the first one's did
     page.fill("#search-input", "kv cache")
     page.wait_for_selector("#search-result-0 a")
     assert page.problems == []

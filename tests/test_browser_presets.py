@@ -32,15 +32,15 @@ def test_filling_35_from_a_model_marks_each_input_with_its_source(page, server):
     open_entry(page, server, "/35/")
     assert page.is_visible("#presets")
     page.select_option("#preset-model", "llama-3-70b")
-    wait_output(page, "total", f"2.684{NBSP}GB")   # 2 x 80 x 8 x 128 x 2 B x 8192 tokens
+    wait_output(page, "total", f"2.684{NBSP}GB")  # 2 x 80 x 8 x 128 x 2 B x 8192 tokens
     assert [page.input_value(f"#in-{n}") for n in ("L", "H_kv", "d_head", "s", "B")] == ["80", "8", "128", "8192", "1"]
     mark = page.text_content("#mark-L")
     assert mark.startswith("From Llama 3 70B: The Llama 3 Herd of Models, Table 3")
     assert page.get_attribute("#mark-L a", "href") == "https://arxiv.org/abs/2407.21783"
-    assert "d_model / heads" in page.text_content("#mark-d_head")   # a derived value says how
-    assert page.query_selector("#mark-B") is None                     # not a preset's field
+    assert "d_model / heads" in page.text_content("#mark-d_head")  # a derived value says how
+    assert page.query_selector("#mark-B") is None  # not a preset's field
     wait_query(page, "model", "llama-3-70b")
-    assert "L" not in query(page)                                     # the preset carries it
+    assert "L" not in query(page)  # the preset carries it
     # The reader changes one filled input: it is theirs now, unmarked, and the link carries it.
     page.fill("#in-L", "40")
     wait_output(page, "total", f"1.342{NBSP}GB")
@@ -59,7 +59,7 @@ def test_filling_37_from_a_model_and_an_accelerator_and_the_link_reproduces(page
     open_entry(page, server, "/37/")
     page.select_option("#preset-model", "llama-3-70b")
     page.select_option("#preset-hardware", "h100-sxm")
-    wait_output(page, "ceiling", f"23.9{NBSP}tokens/s")   # 3.35 TB/s over 140 GB
+    wait_output(page, "ceiling", f"23.9{NBSP}tokens/s")  # 3.35 TB/s over 140 GB
     assert page.input_value("#in-bandwidth") == "3.35T" and page.input_value("#in-peak_flops") == "989.4T"
     assert "From NVIDIA H100 SXM: NVIDIA H100 Tensor Core GPU datasheet" in page.text_content("#mark-bandwidth")
     assert "whitepaper" in page.text_content("#mark-peak_flops")
@@ -79,7 +79,7 @@ def test_filling_37_from_a_model_and_an_accelerator_and_the_link_reproduces(page
 
 def test_inputs_in_the_link_override_the_preset(page, server):
     open_entry(page, server, "/35/?model=llama-3-70b&s=32k")
-    wait_output(page, "total", f"10.49{NBSP}GB")   # 327,680 B per token x 32,000 tokens
+    wait_output(page, "total", f"10.49{NBSP}GB")  # 327,680 B per token x 32,000 tokens
     assert page.input_value("#in-s") == "32k" and page.query_selector("#mark-s") is None
     assert page.input_value("#in-L") == "80" and page.query_selector("#mark-L") is not None
     assert page.problems == []

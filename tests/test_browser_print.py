@@ -6,10 +6,8 @@ import re
 
 import pytest
 
-
 pytestmark = pytest.mark.browser
 HEAVIEST = ["/35/", "/41/", "/45/", "/46/", "/toolkit/softmax/"]  # the most inputs and outputs
-
 
 
 def pages(pdf: bytes) -> int:
@@ -27,4 +25,4 @@ def test_an_entry_prints_on_one_page(browser, server, path):
     page.evaluate("document.getElementById('cases')?.remove()")
     assert pages(page.pdf(format="A4")) == 1
     page.close()
-    assert whole > 1 if has_cases else whole == 1   # the cases start a page of their own
+    assert whole > 1 if has_cases else whole == 1  # the cases start a page of their own

@@ -19,8 +19,10 @@ def test_the_dialog_finds_what_readers_type(page, server, item):
     page.keyboard.press("/")
     page.wait_for_selector("#search-dialog[open]")
     page.keyboard.type(item["query"])
-    page.wait_for_function("q => document.getElementById('search-input').value === q && "
-                           "document.querySelector('#search-results li')", arg=item["query"])
+    page.wait_for_function(
+        "q => document.getElementById('search-input').value === q && document.querySelector('#search-results li')",
+        arg=item["query"],
+    )
     page.wait_for_timeout(50)  # the last keystroke's results replace the previous ones
     shown = page.eval_on_selector_all("#search-results a", "links => links.map((a) => a.getAttribute('href'))")[:5]
     for key in item["finds"]:
@@ -50,5 +52,7 @@ def test_a_result_found_by_another_name_shows_that_name(page, server):
     page.wait_for_selector('#search-results a[href="/35/"] .result-alias')
     assert page.text_content('#search-results a[href="/35/"] .result-alias') == " · GQA"
     page.fill("#search-input", "kv cache size")
-    page.wait_for_function("() => document.querySelector(\"#search-results a[href='/35/']\") && "
-                           "!document.querySelector(\"#search-results a[href='/35/'] .result-alias\")")
+    page.wait_for_function(
+        "() => document.querySelector(\"#search-results a[href='/35/']\") && "
+        "!document.querySelector(\"#search-results a[href='/35/'] .result-alias\")"
+    )

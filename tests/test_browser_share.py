@@ -15,11 +15,13 @@ from tests.test_browser import PYTHON_READY_MS, open_entry
 pytestmark = pytest.mark.browser
 
 PAYLOADS = [
-    '<script>window.__pwned=1</script>', '"><img src=x onerror="window.__pwned=1">', "javascript:window.__pwned=1",
-    "<svg onload=window.__pwned=1>", "';window.__pwned=1;'", "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
+    "<script>window.__pwned=1</script>",
+    '"><img src=x onerror="window.__pwned=1">',
+    "javascript:window.__pwned=1",
+    "<svg onload=window.__pwned=1>",
+    "';window.__pwned=1;'",
+    "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
 ]
-
-
 
 
 def output(page, name):
@@ -55,6 +57,7 @@ def test_copy_link_round_trips(browser, server):
 @pytest.mark.parametrize("payload", PAYLOADS)
 def test_hostile_parameters_are_inert_and_noticed(page, server, payload):
     from urllib.parse import quote
+
     page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))
     open_entry(page, server, f"/35/?L={quote(payload)}&{quote(payload)}=1")
     page.wait_for_selector("#notice:not([hidden])")
@@ -102,7 +105,9 @@ def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser,
         slides.shutdown()
 
 
-@pytest.mark.parametrize("query,expected", [("kappa", "/3/"), ("H_kv", "/35/"), ("bubble", "/19/"), ("chapter 12", "/38/")])
+@pytest.mark.parametrize(
+    "query,expected", [("kappa", "/3/"), ("H_kv", "/35/"), ("bubble", "/19/"), ("chapter 12", "/38/")]
+)
 def test_search_finds_entries_by_symbol_title_and_chapter(page, server, query, expected):
     page.goto(server.url + "/")
     page.keyboard.press("/")
@@ -124,13 +129,18 @@ def test_a_chapter_search_lists_that_chapters_entries_only(page, server, bank, q
     page.wait_for_selector("#search-dialog[open]")
     page.keyboard.type(query)
     page.wait_for_selector("#search-results a")
-    assert sorted(page.eval_on_selector_all("#search-results a", "links => links.map((a) => a.getAttribute('href'))")) == expected
+    assert (
+        sorted(page.eval_on_selector_all("#search-results a", "links => links.map((a) => a.getAttribute('href'))"))
+        == expected
+    )
     page.click("#search-close")  # a touch screen has no Esc
     assert not page.evaluate("document.getElementById('search-dialog').open")
 
 
 def _offline_ready(page):
-    page.wait_for_function("() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=PYTHON_READY_MS
+    )
 
 
 def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browser, server):
@@ -153,7 +163,9 @@ def test_the_first_install_waits_until_python_has_loaded(page, server):
     page it starts once Python has loaded, so as not to compete with Python's own downloads."""
     page.goto(server.url + "/35/")
     _offline_ready(page)
-    marks = page.evaluate("['python-ready', 'offline-install'].map((n) => performance.getEntriesByName(n)[0].startTime)")
+    marks = page.evaluate(
+        "['python-ready', 'offline-install'].map((n) => performance.getEntriesByName(n)[0].startTime)"
+    )
     assert marks[1] >= marks[0], marks
     assert page.problems == []
 
@@ -173,11 +185,14 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
         page_35 = "35/index.html"
         changed[page_35] = files[page_35].replace(b"<h1>KV cache size</h1>", b"<h1>KV cache size (revised)</h1>")
         from site_builder import offline
+
         changed["sw.js"] = offline.service_worker({k: v for k, v in changed.items() if k != "sw.js"})
         write_site(changed, out)
         page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
         page.wait_for_selector("#update-banner:not([hidden])", timeout=PYTHON_READY_MS)
         assert page.text_content("h1") == "KV cache size"
         page.click("#update-reload")
-        page.wait_for_function("() => document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS)
+        page.wait_for_function(
+            "() => document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS
+        )
         context.close()

@@ -62,7 +62,9 @@ def test_context_length_for_a_memory_budget_on_35(page, server, bank):
     assert page.text_content("#solved-note").startswith("Solved:")
     assert "80GB" in page.text_content("#solved-note")
     # Every output recomputed at the solution, as CPython computes it there.
-    page.wait_for_function(f"() => document.getElementById('out-total').textContent === {best['run']['outputs']['total']['text']!r}")
+    page.wait_for_function(
+        f"() => document.getElementById('out-total').textContent === {best['run']['outputs']['total']['text']!r}"
+    )
     want_outputs = outputs_at(bank, "35", {"s": best["text"]})
     shown = {name: page.text_content(f"#out-{name}") for name in want_outputs}
     assert shown == want_outputs
@@ -78,18 +80,18 @@ def test_the_question_follows_the_other_inputs_and_waits_while_one_is_wrong(page
     open_entry(page, server, "/35/")
     ask(page, "total", "<=", "80GB", "s")
     before = int(page.evaluate("document.documentElement.dataset.solves"))
-    page.fill("#in-B", "4")   # another input changes: the question is solved again there
+    page.fill("#in-B", "4")  # another input changes: the question is solved again there
     solved(page, before)
     want = expected(bank, "35", {"B": "4"}, "s", "total", "<=", "80GB")["solutions"][0]
     page.wait_for_function(f"() => document.getElementById('in-s').value === {want['text']!r}")
-    page.fill("#in-B", "abc")   # a wrong input: its field says so; the solved value is marked stale
+    page.fill("#in-B", "abc")  # a wrong input: its field says so; the solved value is marked stale
     page.wait_for_selector("#input-s.solved.stale")
     assert page.is_visible("#err-B")
     before = int(page.evaluate("document.documentElement.dataset.solves"))
     page.fill("#in-B", "4")
     solved(page, before)
     assert "stale" not in page.get_attribute("#input-s", "class")
-    page.fill("#in-s", "1000")   # the reader types over the solved value: the question is dropped
+    page.fill("#in-s", "1000")  # the reader types over the solved value: the question is dropped
     page.wait_for_function("() => !location.search.includes('solve=')")
     assert "solved" not in page.get_attribute("#input-s", "class")
     assert page.text_content("#solve-answer") == ""
@@ -104,9 +106,11 @@ def test_integer_micro_batches_for_a_bubble_target_on_19_show_the_neighbour(page
     assert best["kind"] == "integer" and best["neighbour"]
     assert page.input_value("#in-M") == best["text"]
     n = best["neighbour"]
-    assert f"M = {n['text']} gives {n['output_text']}" in page.text_content("#solve-answer")   # the one that misses
-    page.wait_for_function(f"() => document.getElementById('out-bubble_percent').textContent === "
-                           f"{best['run']['outputs']['bubble_percent']['text']!r}")
+    assert f"M = {n['text']} gives {n['output_text']}" in page.text_content("#solve-answer")  # the one that misses
+    page.wait_for_function(
+        f"() => document.getElementById('out-bubble_percent').textContent === "
+        f"{best['run']['outputs']['bubble_percent']['text']!r}"
+    )
     clean(page)
 
 
@@ -129,7 +133,12 @@ def test_a_shared_inverse_link_reproduces_on_a_fresh_page(browser, server, bank)
     open_entry(other, server, link.removeprefix(server.url))
     solved(other)
     assert other.input_value("#in-s") == want["text"] and other.input_value("#in-B") == "2"
-    assert [other.input_value(f"#solve-{n}") for n in ("output", "sense", "target", "input")] == ["total", "<=", "80GB", "s"]
+    assert [other.input_value(f"#solve-{n}") for n in ("output", "sense", "target", "input")] == [
+        "total",
+        "<=",
+        "80GB",
+        "s",
+    ]
     assert "solved" in other.get_attribute("#input-s", "class")
     assert other.text_content("#out-total") == want["run"]["outputs"]["total"]["text"]
     assert other.is_hidden("#notice")
@@ -146,7 +155,7 @@ def test_no_solution_says_the_range_the_output_reaches(page, server, bank):
     assert want["status"] == "none"
     assert page.text_content(".solve-none") == want["message"]
     assert "solved" not in page.get_attribute("#input-p", "class")
-    assert page.input_value("#in-p") == "0.1"   # the freed input keeps its value
+    assert page.input_value("#in-p") == "0.1"  # the freed input keeps its value
     clean(page)
 
 
@@ -160,7 +169,7 @@ def test_several_solutions_are_listed_and_the_reader_picks_one(page, server, ban
     assert page.input_value("#in-p") == want["solutions"][0]["text"]
     before = int(page.evaluate("document.documentElement.dataset.solves"))
     choices.nth(0).focus()
-    page.keyboard.press("ArrowDown")   # a radio group: the arrow keys pick
+    page.keyboard.press("ArrowDown")  # a radio group: the arrow keys pick
     solved(page, before)
     assert page.input_value("#in-p") == want["solutions"][1]["text"]
     clean(page)
@@ -195,7 +204,7 @@ def test_a_malformed_or_hostile_question_is_ignored_with_a_notice(page, server, 
     assert page.locator("#notice *:not(p), #solve-answer *").count() == 0
     assert page.locator("main img, main svg[onload], main script:not(#entry-spec)").count() == 0
     assert page.locator("[onerror], [onload], [onclick]").count() == 0
-    page.wait_for_function("() => !location.search.includes('solve=')")   # the link no longer asks it
+    page.wait_for_function("() => !location.search.includes('solve=')")  # the link no longer asks it
     clean(page)
 
 
@@ -216,13 +225,14 @@ def test_without_javascript_a_question_link_shows_the_page_as_built(browser, ser
     page = context.new_page()
     page.goto(server.url + "/35/?solve=s&total<=80GB")
     assert page.text_content("#out-total") == "1.342\u00a0GB"
-    assert page.is_hidden("#solve")   # it needs Python: no dead controls
+    assert page.is_hidden("#solve")  # it needs Python: no dead controls
     context.close()
 
 
 @pytest.mark.parametrize("path", ["/35/?solve=s&total<=80GB", "/46/?solve=p&vote_gain=0.05"])
 def test_the_panel_in_use_has_no_serious_accessibility_violation(browser, server, path):
     from tests.conftest import ROOT
+
     axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
     # axe is injected as a script, which the production policy rightly refuses: this context alone bypasses it.
     context = browser.new_context(bypass_csp=True, service_workers="block")
@@ -231,8 +241,11 @@ def test_the_panel_in_use_has_no_serious_accessibility_violation(browser, server
     solved(page)
     page.add_script_tag(path=str(axe))
     result = page.evaluate("() => axe.run(document.getElementById('calculator'), { resultTypes: ['violations'] })")
-    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     context.close()
     assert bad == []
 
@@ -241,10 +254,12 @@ def test_the_default_question_is_the_entrys_own_and_a_bad_target_is_named(page, 
     entries, _ = bank
     entry = next(e for e in entries if e.key == "35")
     open_entry(page, server, "/35/")
-    assert [page.input_value("#solve-input"), page.input_value("#solve-output")] == \
-        [entry.question["input"], entry.question["output"]]
+    assert [page.input_value("#solve-input"), page.input_value("#solve-output")] == [
+        entry.question["input"],
+        entry.question["output"],
+    ]
     page.focus("#solve-target")
-    page.keyboard.press("Enter")   # nothing typed yet: the panel says what it needs
+    page.keyboard.press("Enter")  # nothing typed yet: the panel says what it needs
     page.wait_for_selector("#solve-err:not([hidden])")
     assert "Type a target" in page.text_content("#solve-err")
     page.keyboard.type("eighty")
@@ -264,18 +279,18 @@ def test_the_default_question_is_the_entrys_own_and_a_bad_target_is_named(page, 
 def test_editing_an_asked_question_solves_again_as_it_is_typed(page, server, bank):
     open_entry(page, server, "/35/")
     ask(page, "total", "<=", "80GB", "s")
-    page.fill("#solve-target", "eighty")   # wrong while being typed: said, the last answer kept, marked stale
+    page.fill("#solve-target", "eighty")  # wrong while being typed: said, the last answer kept, marked stale
     page.wait_for_selector("#solve-err:not([hidden])")
     assert "eighty" in page.text_content("#solve-err")
     assert "stale" in page.get_attribute("#input-s", "class") and "stale" in page.get_attribute("#solve", "class")
     before = int(page.evaluate("document.documentElement.dataset.solves"))
-    page.fill("#solve-target", "40GB")   # fixed: solved again without Enter
+    page.fill("#solve-target", "40GB")  # fixed: solved again without Enter
     solved(page, before)
     want = expected(bank, "35", {}, "s", "total", "<=", "40GB")["solutions"][0]
     assert page.input_value("#in-s") == want["text"]
     assert page.is_hidden("#solve-err") and "stale" not in page.get_attribute("#input-s", "class")
     page.wait_for_function("() => location.search.includes('40GB')")
-    page.click("#solve-clear")   # stop solving: the value stays, as a plain input the link now carries
+    page.click("#solve-clear")  # stop solving: the value stays, as a plain input the link now carries
     page.wait_for_function(f"() => location.search === '?s={want['text'].replace(',', '%2C')}'")
     assert page.locator(".field.solved").count() == 0 and page.is_hidden("#solve-clear")
     clean(page)
@@ -285,7 +300,7 @@ def test_a_target_in_the_units_the_reader_chose(page, server, bank):
     open_entry(page, server, "/35/")
     page.select_option("#units-bytes", "GiB")
     page.wait_for_function("() => document.getElementById('out-total').textContent.endsWith('GiB')")
-    assert page.get_attribute("#solve-target", "placeholder") == page.text_content("#out-total")   # how to type one
+    assert page.get_attribute("#solve-target", "placeholder") == page.text_content("#out-total")  # how to type one
     ask(page, "total", "<=", "80 GiB", "s")
     want = expected(bank, "35", {}, "s", "total", "<=", "80 GiB")["solutions"][0]
     assert page.input_value("#in-s") == want["text"]
@@ -296,20 +311,20 @@ def test_a_target_in_the_units_the_reader_chose(page, server, bank):
 
 
 def test_the_panel_works_from_the_keyboard_alone(page, server, bank):
-    open_entry(page, server, "/19/")   # its own question: M for the bubble as a percentage
+    open_entry(page, server, "/19/")  # its own question: M for the bubble as a percentage
     page.focus("#solve-sense")
-    page.keyboard.press("ArrowDown")   # = → ≤
+    page.keyboard.press("ArrowDown")  # = → ≤
     assert page.input_value("#solve-sense") == "<="
     page.keyboard.press("Tab")
     page.keyboard.type("8%")
-    page.keyboard.press("Tab")          # the input to free: M, as the entry asks it
+    page.keyboard.press("Tab")  # the input to free: M, as the entry asks it
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "solve-go"
     page.keyboard.press("Enter")
     solved(page)
     want = expected(bank, "19", {}, "M", "bubble_percent", "<=", "8%")["solutions"][0]
     assert page.input_value("#in-M") == want["text"]
-    page.keyboard.press("Tab")          # on to Stop solving, which is there now
+    page.keyboard.press("Tab")  # on to Stop solving, which is there now
     assert page.evaluate("document.activeElement.id") == "solve-clear"
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.querySelector('.field.solved')")

@@ -11,23 +11,25 @@ import pytest
 from tests.test_browser import PYTHON_READY_MS, open_entry
 from tests.test_browser_charts import show_charts
 
-
 pytestmark = pytest.mark.browser
 
 
 def test_list_outputs_are_small_tables(page, server):
     open_entry(page, server, "/40/")
     rows = page.locator("#list-tokens_table tr")
-    assert rows.count() == 16   # k = 1 ... 16, from the build
+    assert rows.count() == 16  # k = 1 ... 16, from the build
     assert rows.nth(0).locator("th").text_content() == "1"
-    assert rows.nth(0).locator("td").text_content() == "1.8"   # the unit once, over the table
+    assert rows.nth(0).locator("td").text_content() == "1.8"  # the unit once, over the table
     assert page.text_content("#list-tokens_table caption") == "in tokens"
     # The tuple stays for screen readers and the citation, out of sight.
     assert page.locator("#out-tokens_table").text_content().startswith("(1.8, 2.44")
-    assert not page.locator("#out-tokens_table").is_visible() or page.locator("#out-tokens_table").bounding_box()["width"] <= 1
+    assert (
+        not page.locator("#out-tokens_table").is_visible()
+        or page.locator("#out-tokens_table").bounding_box()["width"] <= 1
+    )
     page.fill("#in-k_max", "4")
     page.wait_for_function("() => document.querySelectorAll('#list-tokens_table tr').length === 4")
-    page.fill("#in-k_max", "1")   # one value is a value, not a table
+    page.fill("#in-k_max", "1")  # one value is a value, not a table
     page.wait_for_function("() => !document.getElementById('list-tokens_table')")
     assert page.text_content("#out-tokens_table") == "1.8\u00a0tokens"
     open_entry(page, server, "/50/")
@@ -38,11 +40,11 @@ def test_list_outputs_are_small_tables(page, server):
 def test_meaningless_results_are_flagged_with_a_sentence(page, server):
     open_entry(page, server, "/40/")
     assert "flag" not in (page.get_attribute("#out-marginal_k", "class") or "")
-    page.fill("#in-c", "2")   # the draft costs more than it gains: no draft token pays
+    page.fill("#in-c", "2")  # the draft costs more than it gains: no draft token pays
     page.wait_for_function("() => document.getElementById('out-marginal_k').classList.contains('flag')")
     text = page.text_content("#out-marginal_k")
     assert "negative number of tokens" in text and "k = 0" in text
-    assert page.text_content("#out-k_opt") == "0\u00a0tokens"   # the best k itself is meaningful
+    assert page.text_content("#out-k_opt") == "0\u00a0tokens"  # the best k itself is meaningful
     page.fill("#in-c", "0.1")
     page.wait_for_function("() => !document.getElementById('out-marginal_k').classList.contains('flag')")
     assert re.fullmatch(r"[\d.]+\u00a0tokens", page.text_content("#out-marginal_k"))
@@ -64,7 +66,7 @@ def test_no_elasticity_for_a_position(page, server):
 def test_a_change_while_python_loads_marks_every_result_stale_at_once(browser, server):
     context = browser.new_context()
     page = context.new_page()
-    held = []   # the worker's script waits here until the test lets it through
+    held = []  # the worker's script waits here until the test lets it through
     page.route(re.compile(r".*/worker[^/]*\.js(\?.*)?$"), lambda route: held.append(route))
     page.goto(server.url + "/35/", wait_until="domcontentloaded")
     assert not page.locator("#outputs.stale").count()
@@ -76,7 +78,9 @@ def test_a_change_while_python_loads_marks_every_result_stale_at_once(browser, s
     assert held, "the worker was never asked for"
     for route in held:
         route.continue_()
-    page.wait_for_function("() => document.getElementById('out-total').textContent === '2.684\u00a0GB'", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => document.getElementById('out-total').textContent === '2.684\u00a0GB'", timeout=PYTHON_READY_MS
+    )
     assert not page.locator("#outputs.stale").count()
     # The ready message is the one shown until the reader changes something.
     assert page.text_content("#py-status").startswith("Python ready in")
@@ -112,7 +116,9 @@ def test_chart_values_on_hover_and_keyboard_focus(page, server):
     labels = page.evaluate("document.querySelector('.chart').chart.axes[1]._values")
     assert any(label.endswith("GB") or label.endswith("MB") for label in labels if label), labels
     page.select_option("#units-bytes", "GiB")
-    page.wait_for_function("() => document.querySelector('.chart-y-label').textContent.includes('(GiB)')", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => document.querySelector('.chart-y-label').textContent.includes('(GiB)')", timeout=PYTHON_READY_MS
+    )
     assert page.problems == []
 
 
@@ -120,8 +126,10 @@ def test_the_range_follows_the_current_point(page, server):
     open_entry(page, server, "/35/")
     show_charts(page)
     page.fill("#in-s", "1M")
-    page.wait_for_function("() => { const c = document.querySelector('.chart').chart;"
-                           " return c && Math.max(...c.data[0]) >= 1e6; }", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => { const c = document.querySelector('.chart').chart; return c && Math.max(...c.data[0]) >= 1e6; }",
+        timeout=PYTHON_READY_MS,
+    )
     assert page.problems == []
 
 
@@ -139,7 +147,9 @@ def test_a_mode_that_does_not_use_the_swept_input_says_so(page, server):
 def test_print_carries_the_cases_the_link_and_the_citation(page, server):
     open_entry(page, server, "/35/")
     page.fill("#in-B", "8")
-    page.wait_for_function("() => document.getElementById('print-url').textContent.includes('B=8')", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => document.getElementById('print-url').textContent.includes('B=8')", timeout=PYTHON_READY_MS
+    )
     page.emulate_media(media="print")
     assert page.locator("#cases").is_visible()
     assert page.locator("#cases table").first.is_visible()

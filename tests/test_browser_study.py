@@ -11,8 +11,6 @@ from tests.test_browser import open_entry
 pytestmark = pytest.mark.browser
 
 
-
-
 def test_a_chart_redraws_after_an_input_change(page, server):
     open_entry(page, server, "/19/")
     page.wait_for_selector("#plot-0 canvas")
@@ -89,4 +87,6 @@ def test_switching_gb_to_gib_changes_the_number_by_the_exact_factor(page, server
     gib = float(page.text_content("#out-total").split()[0])
     assert gib == 5.0 and gb == 5.369
     assert gb / gib == pytest.approx(2**30 / 10**9, abs=5e-4)
-    page.wait_for_function("() => location.search.includes('units=bytes%3AGiB') || location.search.includes('units=bytes:GiB')")
+    page.wait_for_function(
+        "() => location.search.includes('units=bytes%3AGiB') || location.search.includes('units=bytes:GiB')"
+    )

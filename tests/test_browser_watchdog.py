@@ -31,8 +31,9 @@ def test_the_watchdog_stops_a_formula_that_never_returns_and_restarts_python(bro
     page.wait_for_function("() => document.getElementById('out-total').textContent === '2,668,667,000'")
     page.fill("#in-n", "1e15")
     page.wait_for_function("() => document.documentElement.dataset.watchdog === '1'", timeout=30_000)
-    page.wait_for_function("() => document.getElementById('py-status').textContent.includes('Python restarted')",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => document.getElementById('py-status').textContent.includes('Python restarted')", timeout=60_000
+    )
     assert page.text_content("#out-total") == "2,668,667,000"  # the last valid result, marked stale
     assert "stale" in page.get_attribute("#outputs", "class")
     page.fill("#in-n", "10")

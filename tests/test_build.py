@@ -75,7 +75,10 @@ def _cited_urls() -> set:
     from site_builder.load import load_all
     from site_builder.presets import load_presets
     from tests.conftest import ENTRIES
-    cited = {s.url for kind in load_presets(ENTRIES, Problems()).values() for p in kind.values() for s in p.sources.values()}
+
+    cited = {
+        s.url for kind in load_presets(ENTRIES, Problems()).values() for p in kind.values() for s in p.sources.values()
+    }
     return cited | {c.citation["url"] for e in load_all(ENTRIES, Problems()) for c in e.cases if c.citation}
 
 
@@ -94,13 +97,13 @@ def test_no_url_to_another_host(site):
 
 def test_every_internal_link_and_anchor_resolves(site):
     all_pages = pages(site)
-    cited = _cited_urls()   # a published case links the paper it cites
+    cited = _cited_urls()  # a published case links the paper it cites
     for source, page in all_pages.items():
         for link in page.links:
             if link in cited:
                 continue
             if link.startswith(site_url() + "/"):
-                link = link[len(site_url()):]  # our canonical host: must name a page we publish
+                link = link[len(site_url()) :]  # our canonical host: must name a page we publish
             url = urlsplit(link)
             assert not url.scheme and not url.netloc, f"{source}: {link}"
             path, fragment = urldefrag(link)
@@ -142,6 +145,7 @@ def test_the_service_worker_precaches_every_page_and_pyodide_but_not_the_far_pag
 
 class ReaderText(HTMLParser):
     """The text a reader sees: not code, scripts, or the TeX that MathML keeps for screen readers."""
+
     HIDDEN = {"code", "pre", "script", "style", "math", "svg", "template"}
 
     def __init__(self, text: str):

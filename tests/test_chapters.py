@@ -90,13 +90,20 @@ def test_entry_pages_the_index_and_case_sources_say_what_a_chapter_covers(site, 
         assert str(escape(found[e.chapter].short)) in kicker, e.url
     index = (site / "index.html").read_text()
     for number in {e.chapter for e in entries if e.in_bank}:
-        assert f'<a href="/chapters/#ch-{number}">Chapter {number}</a> <span class="chapter-short">{escape(found[number].short)}' in index
+        assert (
+            f'<a href="/chapters/#ch-{number}">Chapter {number}</a> <span class="chapter-short">{escape(found[number].short)}'
+            in index
+        )
     softmax = (site / "toolkit" / "softmax" / "index.html").read_text()
-    assert f'<a href="/chapters/#ch-2">Chapter 2</a> <span class="chapter-short">({escape(found[2].short)})</span>' in softmax
+    assert (
+        f'<a href="/chapters/#ch-2">Chapter 2</a> <span class="chapter-short">({escape(found[2].short)})</span>'
+        in softmax
+    )
 
 
 def test_synthesis_lists_each_prompts_entries_in_order_and_s4_by_its_four_budgets(site):
     from site_builder.load import load_synthesis
+
     prompts, _ = load_synthesis(ENTRIES, Problems())
     html = (site / "synthesis" / "index.html").read_text()
     for prompt in prompts:
@@ -105,19 +112,29 @@ def test_synthesis_lists_each_prompts_entries_in_order_and_s4_by_its_four_budget
         linked = re.findall(r'<a href="/(\d+)/">', lists)
         assert linked == [str(k) for k in prompt.entries], prompt.id
         # Every entry the prompt's text or correction names is a link.
-        prose = re.sub(r"<[^>]+>", "", re.sub(r'<a href="/\d+/">entry \d+</a>', "", section.split('class="meta"', 1)[0]))
+        prose = re.sub(
+            r"<[^>]+>", "", re.sub(r'<a href="/\d+/">entry \d+</a>', "", section.split('class="meta"', 1)[0])
+        )
         assert not re.search(r"entry\s+\d+", prose), prompt.id
     s4 = next(p for p in prompts if p.id == "S4")
-    assert [label for label, _ in s4.groups] == ["Training operations", "Serving operations",
-                                                  "Memory bytes and bandwidth", "Human preference information"]
+    assert [label for label, _ in s4.groups] == [
+        "Training operations",
+        "Serving operations",
+        "Memory bytes and bandwidth",
+        "Human preference information",
+    ]
     section = html.split('id="s4"', 1)[1].split("</section>", 1)[0]
-    assert re.findall(r'<h3 class="synthesis-group"[^>]*>\d\. ([^<]*)</h3>', section) == [label for label, _ in s4.groups]
+    assert re.findall(r'<h3 class="synthesis-group"[^>]*>\d\. ([^<]*)</h3>', section) == [
+        label for label, _ in s4.groups
+    ]
 
 
 def test_a_prompt_with_both_entries_and_groups_is_refused(tmp_path):
     from site_builder.load import load_synthesis
+
     (tmp_path / "_synthesis.yaml").write_text(
-        "intro: x\nprompts:\n  - id: S9\n    text: t\n    entries: [1]\n    groups: [{label: a, entries: [1]}]\n")
+        "intro: x\nprompts:\n  - id: S9\n    text: t\n    entries: [1]\n    groups: [{label: a, entries: [1]}]\n"
+    )
     problems = Problems()
     assert load_synthesis(tmp_path, problems)[0] == ()
     assert "prompts[0]: keys are id, text, entries (or groups)" in problems.report()

@@ -10,10 +10,23 @@ import pytest
 
 from site_builder.runtime.citation import BOOK, book_bibtex, entry_citation, run_citation
 
-BANK = {"id": "35", "label": "Entry 35", "title": "KV cache size", "chapter": 11,
-        "url": "https://example.org/35/", "version": "abc123", "date": "2026-12-01"}
-TOOLKIT = {**BANK, "id": "softmax", "label": "Toolkit", "title": "Softmax, and the price of one prediction",
-           "chapter": 2, "url": "https://example.org/toolkit/softmax/"}
+BANK = {
+    "id": "35",
+    "label": "Entry 35",
+    "title": "KV cache size",
+    "chapter": 11,
+    "url": "https://example.org/35/",
+    "version": "abc123",
+    "date": "2026-12-01",
+}
+TOOLKIT = {
+    **BANK,
+    "id": "softmax",
+    "label": "Toolkit",
+    "title": "Softmax, and the price of one prediction",
+    "chapter": 2,
+    "url": "https://example.org/toolkit/softmax/",
+}
 
 
 def records(bibtex: str) -> dict[str, tuple[str, dict]]:
@@ -29,7 +42,7 @@ def records(bibtex: str) -> dict[str, tuple[str, dict]]:
 
 
 def test_the_book_is_a_book_with_its_title_and_nothing_invented():
-    (kind, fields), = records(book_bibtex()).values()
+    ((kind, fields),) = records(book_bibtex()).values()
     assert kind == "book" and fields == {"title": "{{The Arithmetic of Intelligence}}"}
     assert "no author, publisher or year" in book_bibtex()
 
@@ -38,14 +51,23 @@ def test_the_book_is_a_book_with_its_title_and_nothing_invented():
 def test_an_entry_is_cited_as_part_of_the_book_read_at_its_page(meta):
     citation = entry_citation(meta)
     found = records(citation["bibtex"])
-    (key, (kind, fields)), book = list(found.items())[0], found["arithmeticofintelligence"]
+    (_key, (kind, fields)), book = list(found.items())[0], found["arithmeticofintelligence"]
     assert kind == "inbook" and book[0] == "book"
     assert fields["crossref"] == "{arithmeticofintelligence}" and BOOK in fields["title"]
-    assert meta["title"] in fields["chapter"] and meta["url"] in fields["howpublished"] and fields["url"] == f"{{{meta['url']}}}"
-    for bib in (citation["bibtex"], run_citation(meta, [("L", "80")], [("Total", "1.342 GB")], meta["url"], "2026-12-01")["bibtex"]):
+    assert (
+        meta["title"] in fields["chapter"]
+        and meta["url"] in fields["howpublished"]
+        and fields["url"] == f"{{{meta['url']}}}"
+    )
+    for bib in (
+        citation["bibtex"],
+        run_citation(meta, [("L", "80")], [("Total", "1.342 GB")], meta["url"], "2026-12-01")["bibtex"],
+    ):
         assert not re.search(r"^\s*(author|editor|publisher|year)\s*=", bib, re.M), bib
-        assert "Derivation Bank}" not in bib   # the site is where it is read, never an author
-    assert citation["text"].startswith(f"“{meta['title']}”. In {BOOK}, ") and f"Read at {meta['url']}" in citation["text"]
+        assert "Derivation Bank}" not in bib  # the site is where it is read, never an author
+    assert (
+        citation["text"].startswith(f"“{meta['title']}”. In {BOOK}, ") and f"Read at {meta['url']}" in citation["text"]
+    )
 
 
 def test_a_bank_entry_names_appendix_a_and_its_chapter_a_toolkit_entry_its_chapter():
@@ -55,7 +77,7 @@ def test_a_bank_entry_names_appendix_a_and_its_chapter_a_toolkit_entry_its_chapt
 
 def test_a_computation_names_its_inputs_results_link_and_date():
     run = run_citation(BANK, [("L", "80"), ("s", "8k")], [("Total", "2.684 GB")], BANK["url"] + "?s=8k", "2026-12-01")
-    (kind, fields), = records(run["bibtex"]).values()
+    ((kind, fields),) = records(run["bibtex"]).values()
     assert kind == "misc" and fields["urldate"] == "{2026-12-01}" and "?s=8k" in fields["url"]
     assert "Inputs: L = 80, s = 8k. Results: Total = 2.684 GB." in fields["note"] and BOOK in fields["note"]
     assert "computed with L = 80, s = 8k: Total = 2.684 GB" in run["text"]

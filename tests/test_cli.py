@@ -11,8 +11,19 @@ def test_compute_json_prints_entry_inputs_and_outputs(capsys):
     assert main(["compute", "35", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["entry"] == 35
-    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 4096, "B": 1, "beta": 2.0,
-                             "attention": "gqa", "d_c": 512, "d_R": 64, "window": 0, "L_local": 0}
+    assert out["inputs"] == {
+        "L": 80,
+        "H_kv": 8,
+        "d_head": 128,
+        "s": 4096,
+        "B": 1,
+        "beta": 2.0,
+        "attention": "gqa",
+        "d_c": 512,
+        "d_R": 64,
+        "window": 0,
+        "L_local": 0,
+    }
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 4096 * 1 * 2
 
 
@@ -50,8 +61,10 @@ def test_solve_prints_the_solution_and_the_outputs_there(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Entry 35 · KV cache size"
     assert lines[1] == "  KV cache size ≤ 80 GB, solved for s:"
-    assert lines[2] == ("  over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it is at most 80 GB for s ≤ 244,140 "
-                        "(s = 244,141 gives 80.0001 GB)")
+    assert lines[2] == (
+        "  over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it is at most 80 GB for s ≤ 244,140 "
+        "(s = 244,141 gives 80.0001 GB)"
+    )
     assert "  at s = 244,140:" in lines
     assert "    KV cache size                       80 GB" in lines
 
@@ -59,7 +72,13 @@ def test_solve_prints_the_solution_and_the_outputs_there(capsys):
 def test_solve_json_gives_the_whole_number_and_its_neighbour(capsys):
     assert main(["compute", "19", "bubble_percent<=8%", "--solve", "M", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert (out["input"], out["output"], out["sense"], out["target"], out["status"]) == ("M", "bubble_percent", "<=", 0.08, "solved")
+    assert (out["input"], out["output"], out["sense"], out["target"], out["status"]) == (
+        "M",
+        "bubble_percent",
+        "<=",
+        0.08,
+        "solved",
+    )
     [solution] = out["solutions"]
     # 7/(M + 7) <= 0.08 first holds at M = 81 (7/88 = 0.0795); M = 80 gives 7/87 = 0.0805
     assert (solution["value"], solution["neighbour"], solution["kind"]) == (81, 80, "integer")
@@ -70,14 +89,15 @@ def test_solve_json_gives_the_whole_number_and_its_neighbour(capsys):
 def test_solve_keeps_the_other_inputs_as_given(capsys):
     assert main(["compute", "1", "C_train=1e24", "N=70B", "--solve", "D", "--json"]) == 0
     [solution] = json.loads(capsys.readouterr().out)["solutions"]
-    assert solution["value"] == 2_380_952_380_952   # 10^24 / (6 x 70e9) = 2,380,952,380,952.4
+    assert solution["value"] == 2_380_952_380_952  # 10^24 / (6 x 70e9) = 2,380,952,380,952.4
     assert solution["inputs"]["N"] == 70_000_000_000
 
 
 def test_solve_without_a_solution_exits_2_with_the_range(capsys):
     assert main(["compute", "35", "total<=100kB", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "entry 35: no solution: over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it never falls to 100 kB")
+        "entry 35: no solution: over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it never falls to 100 kB"
+    )
     assert main(["compute", "35", "total<=100kB", "--solve", "s", "--json"]) == 2
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "none" and out["solutions"] == [] and out["range"] == [327680.0, None]
@@ -85,18 +105,35 @@ def test_solve_without_a_solution_exits_2_with_the_range(capsys):
 
 def test_solve_rejects_a_bad_question_with_status_2(capsys):
     assert main(["compute", "35", "total<=80GB", "--solve", "Q"]) == 2
-    assert capsys.readouterr().err.strip() == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"
+    assert (
+        capsys.readouterr().err.strip()
+        == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"
+    )
     assert main(["compute", "35", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total, per_token_layer, window_tokens, full_total)")
+        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total, per_token_layer, window_tokens, full_total)"
+    )
     assert main(["compute", "35", "total<=80 XB", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == "entry 35: total: target: '80 XB' is not a number in B"
+
+
 def test_compute_fills_inputs_from_a_model_and_the_given_ones_win(capsys):
     assert main(["compute", "35", "--model", "llama-3-70b", "s=32k", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["presets"] == {"model": "llama-3-70b"}
-    assert out["inputs"] == {"L": 80, "H_kv": 8, "d_head": 128, "s": 32000, "B": 1, "beta": 2.0,
-                             "attention": "gqa", "d_c": 512, "d_R": 64, "window": 0, "L_local": 0}
+    assert out["inputs"] == {
+        "L": 80,
+        "H_kv": 8,
+        "d_head": 128,
+        "s": 32000,
+        "B": 1,
+        "beta": 2.0,
+        "attention": "gqa",
+        "d_c": 512,
+        "d_R": 64,
+        "window": 0,
+        "L_local": 0,
+    }
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 32000 * 2
 
 
@@ -104,7 +141,9 @@ def test_compute_from_a_model_and_an_accelerator_says_where_each_constant_came_f
     assert main(["compute", "37", "--model", "llama-3-70b", "--hardware", "h100-sxm"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("  from Llama 3 70B: N=70B, beta=2, L=80, H=64, Q=128 (Meta Llama 3 model card")
-    assert lines[2].startswith("  from NVIDIA H100 SXM: bandwidth=3.35T, peak_flops=989.4T (NVIDIA H100 Tensor Core GPU datasheet")
+    assert lines[2].startswith(
+        "  from NVIDIA H100 SXM: bandwidth=3.35T, peak_flops=989.4T (NVIDIA H100 Tensor Core GPU datasheet"
+    )
     assert any(line.split() == ["Decode", "ceiling", "(batch", "1)", "23.9", "tokens/s"] for line in lines)
 
 
@@ -120,12 +159,16 @@ def test_an_unknown_preset_exits_2_listing_the_ones_that_fill_the_entry(capsys):
     err = capsys.readouterr().err
     assert err.startswith("--model '<llama>': no model preset of that name fills Entry 35; these do:\n")
     assert "  llama-3-70b " in err
-    assert main(["compute", "35", "--hardware", "h100-sxm"]) == 2   # a preset that exists but cannot fill 35
-    assert capsys.readouterr().err.strip() == "--hardware 'h100-sxm': no hardware preset of that name fills Entry 35; Entry 35 has no hardware fill mapping"
+    assert main(["compute", "35", "--hardware", "h100-sxm"]) == 2  # a preset that exists but cannot fill 35
+    assert (
+        capsys.readouterr().err.strip()
+        == "--hardware 'h100-sxm': no hardware preset of that name fills Entry 35; Entry 35 has no hardware fill mapping"
+    )
 
 
 def test_an_unknown_option_is_still_an_error(capsys):
     import pytest
+
     with pytest.raises(SystemExit):
         main(["compute", "35", "--bogus"])
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err

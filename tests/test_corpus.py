@@ -20,8 +20,9 @@ def test_case_reproduces_the_book(entry, case):
     assert not misses, "\n".join(misses)
     for check, actual in pairs:
         if check.erratum:
-            assert tolerance.book_disagrees(check, actual), \
+            assert tolerance.book_disagrees(check, actual), (
                 f"{check.output}: erratum recorded, but the printed {check.printed!r} is right"
+            )
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.test_id for e in ENTRIES])

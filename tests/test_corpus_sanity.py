@@ -31,8 +31,11 @@ def bank_list() -> dict[int, dict]:
             part = heading.group(1)
         m = re.match(r"\s*\d+\. (\d+)(.*) Ch\. (\d+)$", line)
         if m and part:
-            found[int(m.group(1))] = {"chapter": int(m.group(3)), "part": part,
-                                      "protocol": m.group(2).rstrip().endswith("protocol")}
+            found[int(m.group(1))] = {
+                "chapter": int(m.group(3)),
+                "part": part,
+                "protocol": m.group(2).rstrip().endswith("protocol"),
+            }
     return found
 
 
@@ -63,7 +66,9 @@ def test_each_book_case_sits_with_an_entry_it_exercises(worked):
         assert not entry.in_bank, "Chapter 1-2 material that fits no bank entry belongs to the toolkit"
     if worked.get("agrees") is False:  # the erratum may sit in a case split off this one
         family = [c for e in ENTRIES for c in e.cases if c.id == case.id or c.id.startswith(case.id + "-")]
-        assert any(ch.erratum for c in family for ch in c.checks), "the book's own rounding is off here: record the erratum"
+        assert any(ch.erratum for c in family for ch in c.checks), (
+            "the book's own rounding is off here: record the erratum"
+        )
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.test_id for e in ENTRIES])
@@ -76,8 +81,9 @@ def test_every_entry_has_at_least_two_cases(entry):
             assert case.citation and len(case.note) > 20, f"{case.id}: cite the figure and say how it is read"
         else:
             worked = {w["id"] for w in WORKED}
-            assert case.id in worked or any(case.id.startswith(w + "-") for w in worked), \
+            assert case.id in worked or any(case.id.startswith(w + "-") for w in worked), (
                 f"{case.id}: a book case keeps its worked-numbers id (or extends it when one printed case needs two runs)"
+            )
 
 
 def test_case_ids_are_unique_and_descriptive():

@@ -8,8 +8,17 @@ from pathlib import Path
 from site_builder.load import schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "entry-format.md"
-SECTIONS = {"Top-level keys": None, "An input": "input", "An output": "output", "A plot": "plot", "A feed": "feed",
-            "A question": "solve", "A case": "case", "An inverse case": "inverse", "A check": "check"}
+SECTIONS = {
+    "Top-level keys": None,
+    "An input": "input",
+    "An output": "output",
+    "A plot": "plot",
+    "A feed": "feed",
+    "A question": "solve",
+    "A case": "case",
+    "An inverse case": "inverse",
+    "A check": "check",
+}
 
 
 def documented() -> dict[str, set[str]]:

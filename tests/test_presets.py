@@ -109,13 +109,14 @@ def test_a_preset_is_offered_only_where_it_has_every_required_field(bank):
     no_head_dim = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "head_dim"}})
     assert not P.offers(kv, no_head_dim)
     no_kv_heads = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "kv_heads"}})
-    assert P.offers(kv, no_kv_heads) and "H_kv" not in P.filled(kv, no_kv_heads)   # latent attention has none
+    assert P.offers(kv, no_kv_heads) and "H_kv" not in P.filled(kv, no_kv_heads)  # latent attention has none
     no_context = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "context"}})
-    assert P.offers(kv, no_context) and "s" not in P.filled(kv, no_context)   # s: context? is optional
+    assert P.offers(kv, no_context) and "s" not in P.filled(kv, no_context)  # s: context? is optional
 
 
 def test_a_mapping_converts_units_without_retyping(bank):
     from site_builder.entry import Fill
+
     _, presets = bank
     h100 = presets["hardware"]["h100-sxm"]
     assert P.fill_value(Fill("hardware", "M", "memory", op="/", factor="1e9"), h100) == "80"
@@ -124,7 +125,7 @@ def test_a_mapping_converts_units_without_retyping(bank):
 
 def _every_fill(entries, presets):
     for entry in entries:
-        for kind, chosen in P.offered(entry, presets).items():
+        for _kind, chosen in P.offered(entry, presets).items():
             for preset in chosen:
                 yield entry, preset
 

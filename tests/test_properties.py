@@ -10,10 +10,9 @@ Out-of-domain inputs are always refused, naming the input.  Magnitudes are explo
 from __future__ import annotations
 
 import math
-
-import pytest
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,9 +44,15 @@ def _scalar(d, integer: bool):
     lo, hi = _bounds(d, integer)
     if integer:
         return st.integers(min_value=int(lo), max_value=int(min(hi, lo + 10**6 if hi - lo > 10**9 else hi)))
-    tiny_free = st.floats(min_value=lo, max_value=hi, exclude_min=not d.interval.lo_closed and lo == d.interval.lo,
-                          exclude_max=not d.interval.hi_closed and hi == d.interval.hi, allow_nan=False,
-                          allow_infinity=False, allow_subnormal=False)
+    tiny_free = st.floats(
+        min_value=lo,
+        max_value=hi,
+        exclude_min=not d.interval.lo_closed and lo == d.interval.lo,
+        exclude_max=not d.interval.hi_closed and hi == d.interval.hi,
+        allow_nan=False,
+        allow_infinity=False,
+        allow_subnormal=False,
+    )
     return tiny_free.filter(lambda x: x == 0 or abs(x) >= TINY)
 
 
@@ -62,8 +67,14 @@ def in_domain(calc):
             element = _scalar(d, d.integer_elements)
             lists = st.lists(element, min_size=n_lo, max_size=max(n_lo, n_hi))
             if d.total is not None:
-                lists = st.lists(st.floats(min_value=0.001, max_value=1), min_size=max(n_lo, 1), max_size=max(n_lo, n_hi)).map(
-                    lambda xs, t=d.total: [x * t / math.fsum(xs) for x in xs[:-1]] + [t - math.fsum(x * t / math.fsum(xs) for x in xs[:-1])])
+                lists = st.lists(
+                    st.floats(min_value=0.001, max_value=1), min_size=max(n_lo, 1), max_size=max(n_lo, n_hi)
+                ).map(
+                    lambda xs, t=d.total: (
+                        [x * t / math.fsum(xs) for x in xs[:-1]]
+                        + [t - math.fsum(x * t / math.fsum(xs) for x in xs[:-1])]
+                    )
+                )
             fields[d.name] = lists
         else:
             fields[d.name] = _scalar(d, d.kind == "integer")
@@ -83,8 +94,13 @@ def test_in_domain_inputs_compute_or_are_refused_naming_an_input(entry):
     calc = CALCULATORS[entry.key]
     allowed_infinite = set(entry.may_be_infinite)
 
-    @settings(max_examples=EXAMPLES, derandomize=DERANDOMIZE, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES,
+        derandomize=DERANDOMIZE,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(in_domain(calc))
     def check(raw):
         try:

@@ -29,8 +29,8 @@ def test_a_case_takes_the_presets_values_and_its_own_inputs_override_them():
     entry = next(e for e in BANK if e.key == "1")
     case = next(c for c in entry.cases if c.id == "pub-gpt-3-175b-training-compute")
     filled = P.filled(entry, PRESETS["model"]["gpt-3-175b"])
-    assert filled["N"] == "175B" and case.inputs["N"] == "174.6B"   # the case's own N wins
-    assert case.inputs["D"] == filled["D"] == "300B"                # the preset's tokens fill D
+    assert filled["N"] == "175B" and case.inputs["N"] == "174.6B"  # the case's own N wins
+    assert case.inputs["D"] == filled["D"] == "300B"  # the preset's tokens fill D
 
 
 def test_every_named_preset_exists_and_fills_its_entry():
@@ -39,6 +39,6 @@ def test_every_named_preset_exists_and_fills_its_entry():
             preset = PRESETS[kind].get(pid)
             assert preset is not None, (case.id, kind, pid)
             assert P.offers(entry, preset), (case.id, pid)
-            for name, text in P.filled(entry, preset).items():
+            for name, _text in P.filled(entry, preset).items():
                 if name not in case.inputs:
                     raise AssertionError(f"{case.id}: {name} from {pid} did not reach the inputs")

@@ -17,16 +17,18 @@ from pathlib import Path
 import pytest
 
 from site_builder import stdlib
-from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json, solve_json
 from site_builder.runtime import calculator as runtime_calculator
+from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json, solve_json
 from tests.conftest import load_bank
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 # Values as readers write them, read alike by both Pythons (with the same echo).
-TYPED = {"35": [{"s": "32K"}, {"s": "128Ki"}, {"s": "2^17", "B": "1 000"}, {"s": "131 072"}, {"s": "2¹⁷"}],
-         "38": [{"z": "5,100,7", "v": "1,2,3"}, {"z": "1000,1001,999,1002", "v": "1, 2, 3, 4"}]}
+TYPED = {
+    "35": [{"s": "32K"}, {"s": "128Ki"}, {"s": "2^17", "B": "1 000"}, {"s": "131 072"}, {"s": "2¹⁷"}],
+    "38": [{"z": "5,100,7", "v": "1,2,3"}, {"z": "1000,1001,999,1002", "v": "1, 2, 3, 4"}],
+}
 
 
 def _runs(entries):
@@ -38,24 +40,32 @@ def _runs(entries):
 
 
 # The questions the issue asks, besides every inverse case and each entry's default pairing.
-ASKED = {"35": [({}, {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}),
-                ({}, {"input": "s", "output": "total", "sense": "<=", "target": "100kB"})],
-         "19": [({}, {"input": "M", "output": "bubble_percent", "sense": "<=", "target": "8%"})],
-         "46": [({}, {"input": "k", "output": "coverage", "sense": ">=", "target": "0.98"})],
-         "2": [({}, {"input": "eta", "output": "rate", "sense": "<=", "target": "0.99"})],
-         "logarithms": [({}, {"input": "a", "output": "t", "sense": "=", "target": "3.322"})]}
+ASKED = {
+    "35": [
+        ({}, {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}),
+        ({}, {"input": "s", "output": "total", "sense": "<=", "target": "100kB"}),
+    ],
+    "19": [({}, {"input": "M", "output": "bubble_percent", "sense": "<=", "target": "8%"})],
+    "46": [({}, {"input": "k", "output": "coverage", "sense": ">=", "target": "0.98"})],
+    "2": [({}, {"input": "eta", "output": "rate", "sense": "<=", "target": "0.99"})],
+    "logarithms": [({}, {"input": "a", "output": "t", "sense": "=", "target": "3.322"})],
+}
 
 
 def _solves(entry, calc):
     """Inverse questions for parity: every inverse case, the default pairing asked at the defaults."""
-    solves = [{"key": f"{entry.test_id}::{c.id}", "raw": c.inputs, "question": c.inverse}
-              for c in entry.cases if c.solve]
+    solves = [
+        {"key": f"{entry.test_id}::{c.id}", "raw": c.inputs, "question": c.inverse} for c in entry.cases if c.solve
+    ]
     if entry.solve:
-        question = dict(entry.solve, sense="=",
-                        target=calc.run({})["outputs"][entry.solve["output"]]["text"].replace("\u00a0", " "))
+        question = dict(
+            entry.solve, sense="=", target=calc.run({})["outputs"][entry.solve["output"]]["text"].replace("\u00a0", " ")
+        )
         solves.append({"key": f"{entry.test_id}::solve-defaults", "raw": {}, "question": question})
-    solves += [{"key": f"{entry.test_id}::asked-{k}", "raw": raw, "question": q}
-               for k, (raw, q) in enumerate(ASKED.get(entry.key, []))]
+    solves += [
+        {"key": f"{entry.test_id}::asked-{k}", "raw": raw, "question": q}
+        for k, (raw, q) in enumerate(ASKED.get(entry.key, []))
+    ]
     return solves
 
 
@@ -70,10 +80,18 @@ def pyodide_results(tmp_path_factory):
         "stdlib": str(startup),
         "snapshot": str(snapshot),
         "allowed": sorted(ALLOWED_IMPORTS),
-        "entries": [{"spec": e.spec(), "runs": runs, "solves": _solves(e, CALCULATORS[e.key])} for e, runs in _runs(ENTRIES)],
+        "entries": [
+            {"spec": e.spec(), "runs": runs, "solves": _solves(e, CALCULATORS[e.key])} for e, runs in _runs(ENTRIES)
+        ],
     }
-    proc = subprocess.run(["node", str(ROOT / "tests" / "pyodide_runner.mjs")], input=json.dumps(payload),
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    proc = subprocess.run(
+        ["node", str(ROOT / "tests" / "pyodide_runner.mjs")],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -94,9 +112,11 @@ WAYS = ("startup", "snapshot")
 def test_the_pages_read_back_the_snapshot_the_build_stores():
     """stdlib.sparse drops empty pages; pyodide_app/snapshot.js puts them back, byte for byte."""
     memory = bytes(4096) + b"\x01" * 4096 + bytes(4096) + b"tail, a part of a page"
-    script = ('import { expandSnapshot } from "./pyodide_app/snapshot.js";'
-              'let input = []; for await (const c of process.stdin) input.push(c);'
-              'process.stdout.write(Buffer.from(expandSnapshot(new Uint8Array(Buffer.concat(input)))));')
+    script = (
+        'import { expandSnapshot } from "./pyodide_app/snapshot.js";'
+        "let input = []; for await (const c of process.stdin) input.push(c);"
+        "process.stdout.write(Buffer.from(expandSnapshot(new Uint8Array(Buffer.concat(input)))));"
+    )
     stored = stdlib.sparse(memory)
     assert len(stored) < len(memory)
     proc = subprocess.run(["node", "--input-type=module", "-e", script], input=stored, capture_output=True, cwd=ROOT)
@@ -112,6 +132,7 @@ def test_every_allowed_import_works(pyodide_results, way):
 @pytest.mark.parametrize("way", WAYS)
 def test_pyodide_is_a_different_python(pyodide_results, way):
     import sys
+
     assert pyodide_results[way]["python"].startswith("3.")
     assert pyodide_results[way]["python"] != sys.version.split()[0], "parity must compare two interpreters"
 
@@ -174,7 +195,7 @@ def test_cpython_and_pyodide_solve_alike(entry, question, pyodide_results):
         assert pyodide["ok"], (way, pyodide)
         ours, theirs = cpython["value"], pyodide["value"]
         if ours["cut"] or theirs["cut"]:
-            continue   # a formula slow far out: where the search stopped depends on the clock
+            continue  # a formula slow far out: where the search stopped depends on the clock
         assert ours["message"] == theirs["message"], way
         assert ours["evaluations"] == theirs["evaluations"], way
         assert _same_data(ours, theirs), way
@@ -184,7 +205,9 @@ def test_solving_is_quick_in_pyodide(pyodide_results):
     """The issue's questions on /35/, /19/ and /46/ take a few milliseconds of Python (well under
     the 50 ms the page allows from input to answer); the bound is loose, as timings vary."""
     for way in WAYS:
-        times = {k: ms for k, ms in pyodide_results[way]["solve_ms"].items() if k.split("::")[0] in ("e35", "e19", "e46")}
+        times = {
+            k: ms for k, ms in pyodide_results[way]["solve_ms"].items() if k.split("::")[0] in ("e35", "e19", "e46")
+        }
         assert times and max(times.values()) < 40, (way, times)
 
 
@@ -192,17 +215,22 @@ def test_the_pages_decode_the_xz_files_the_build_stores(site):
     """Far pages fetch Pyodide's WebAssembly and the start-up stdlib xz-compressed (site_builder/xz.py):
     the decoder the worker imports gives back every byte, and they are well under what hosts send."""
     import gzip
+
     decoder = next(site.glob("vendor/xz-decompress/*/xz-decompress.mjs"))
     packed = sorted(site.glob("pyodide/*/*.xz"))
     assert [p.name.split("-")[0] for p in packed] == ["pyodide.asm.wasm.xz", "stdlib"]
-    script = (f'import {{ XzReadableStream }} from "{decoder.as_uri()}";'
-              'import fs from "node:fs";'
-              'const stream = new XzReadableStream(new Blob([fs.readFileSync(process.argv[1])]).stream());'
-              'process.stdout.write(Buffer.from(await new Response(stream).arrayBuffer()));')
+    script = (
+        f'import {{ XzReadableStream }} from "{decoder.as_uri()}";'
+        'import fs from "node:fs";'
+        "const stream = new XzReadableStream(new Blob([fs.readFileSync(process.argv[1])]).stream());"
+        "process.stdout.write(Buffer.from(await new Response(stream).arrayBuffer()));"
+    )
     for path in packed:
         original = path.with_suffix("")
         proc = subprocess.run(["node", "--input-type=module", "-e", script, str(path)], capture_output=True, cwd=ROOT)
         assert proc.returncode == 0, proc.stderr.decode()
         assert proc.stdout == original.read_bytes(), path.name
-        as_hosts_send = len(gzip.compress(original.read_bytes(), 6)) if original.suffix == ".wasm" else original.stat().st_size
+        as_hosts_send = (
+            len(gzip.compress(original.read_bytes(), 6)) if original.suffix == ".wasm" else original.stat().st_size
+        )
         assert path.stat().st_size < 0.8 * as_hosts_send, (path.name, path.stat().st_size, as_hosts_send)

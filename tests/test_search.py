@@ -79,8 +79,8 @@ def test_each_query_matches_the_entries_it_must_find(documents, item):
 def test_typos_are_forgiven_but_not_in_short_words(documents):
     kv = documents["35"]
     assert matches("kv cahce", kv) and matches("kv cache", kv)
-    assert not matches("kx cache", kv)          # two letters leave no room for a slip
-    assert not matches("kv cxhxe", kv)          # three slips in five letters are another word
+    assert not matches("kx cache", kv)  # two letters leave no room for a slip
+    assert not matches("kv cxhxe", kv)  # three slips in five letters are another word
 
 
 def test_every_entry_has_aliases_and_none_repeats_its_title(bank):

@@ -35,6 +35,8 @@ def no_clock():
         patch.setattr(solve_module, "SLOW", math.inf)
         patch.setattr(solve_module, "SECONDS", math.inf)
         yield
+
+
 BY_KEY = {e.key: e for e in ENTRIES}
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "40"))
 DERANDOMIZE = "PROPERTY_EXAMPLES" not in os.environ
@@ -47,8 +49,11 @@ def _numeric(value) -> bool:
 def _solvable(entry, result):
     """(input, output) pairs that can be asked: a real or integer input, a single-number output."""
     inputs = [i.name for i in entry.inputs if i.type in ("real", "integer")]
-    outputs = [o for o in entry.outputs if o.format.split(":")[0] not in ("bool", "text")
-               and _numeric(result["outputs"][o.name]["value"])]
+    outputs = [
+        o
+        for o in entry.outputs
+        if o.format.split(":")[0] not in ("bool", "text") and _numeric(result["outputs"][o.name]["value"])
+    ]
     return inputs, outputs
 
 
@@ -71,7 +76,7 @@ def _recovered(calc, raw, free, x0, y0, output, solutions) -> bool:
     return any(abs(s["value"] - x0) <= reach + 1e-9 * max(1.0, abs(x0)) for s in solutions)
 
 
-@pytest.mark.usefixtures("no_clock")   # the same answer however busy the machine is
+@pytest.mark.usefixtures("no_clock")  # the same answer however busy the machine is
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.test_id for e in ENTRIES])
 def test_round_trip_recovers_every_default(entry):
     calc = CALCULATORS[entry.key]
@@ -90,8 +95,13 @@ def test_round_trip_recovers_every_default(entry):
                 continue
             asked += 1
             assert answer["status"] == "solved", (free, o.name, answer["message"])
-            assert _recovered(calc, {}, free, x0, y0, o.name, answer["solutions"]), \
-                (free, o.name, x0, [s["text"] for s in answer["solutions"]], answer["message"])
+            assert _recovered(calc, {}, free, x0, y0, o.name, answer["solutions"]), (
+                free,
+                o.name,
+                x0,
+                [s["text"] for s in answer["solutions"]],
+                answer["message"],
+            )
     if inputs and outputs:
         assert asked, f"no output of entry {entry.key} depends on any of its inputs"
 
@@ -110,7 +120,7 @@ def test_the_default_pairing_of_every_entry_can_be_asked():
         y0 = calc.run({})["outputs"][question["output"]]["value"]
         answer = solve(calc, {}, question["input"], question["output"], "=", y0)
         assert answer["status"] == "solved", (entry.key, answer["message"])
-        if entry.key != "48":   # its listed schedule ignores t; the linear one, which reads it, is below
+        if entry.key != "48":  # its listed schedule ignores t; the linear one, which reads it, is below
             assert answer["solutions"], (entry.key, answer["message"])
     linear = _message("48", {"schedule": "linear"}, "t", "snr", "=", "1")
     assert "t = 259 gives 1.001 and t = 260 gives 0.9905" in linear["message"]
@@ -118,10 +128,20 @@ def test_the_default_pairing_of_every_entry_can_be_asked():
 
 # ----------------------------------------------------------------------------- properties
 
-SAMPLE = [("35", "s", "total"), ("35", "beta", "total"), ("19", "M", "bubble"), ("46", "k", "coverage"),
-          ("1", "D", "C_train"), ("3", "kappa", "t_gd"), ("geometric-series", "gamma", "sum_from_now"),
-          ("40", "alpha", "speedup"), ("42", "b", "rms"), ("bayes-flip", "P_H", "P_H_given_E"),
-          ("17", "C", "N"), ("33", "gamma", "perpetual_value")]
+SAMPLE = [
+    ("35", "s", "total"),
+    ("35", "beta", "total"),
+    ("19", "M", "bubble"),
+    ("46", "k", "coverage"),
+    ("1", "D", "C_train"),
+    ("3", "kappa", "t_gd"),
+    ("geometric-series", "gamma", "sum_from_now"),
+    ("40", "alpha", "speedup"),
+    ("42", "b", "rms"),
+    ("bayes-flip", "P_H", "P_H_given_E"),
+    ("17", "C", "N"),
+    ("33", "gamma", "perpetual_value"),
+]
 
 
 def _point(d, u: float):
@@ -140,8 +160,7 @@ def _point(d, u: float):
     return min(max(x, math.nextafter(iv.lo, math.inf)), math.nextafter(iv.hi, -math.inf))
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=DERANDOMIZE,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=DERANDOMIZE, suppress_health_check=[HealthCheck.too_slow])
 @given(pick=st.sampled_from(SAMPLE), u=st.floats(0, 1), sense=st.sampled_from(["=", "<=", ">="]))
 def test_solving_a_computed_value_gives_back_its_input(pick, u, sense):
     """Anywhere in the domain: the value computed at x, asked backwards, gives x back (=), or a
@@ -171,18 +190,22 @@ def test_solving_a_computed_value_gives_back_its_input(pick, u, sense):
         else:
             assert got >= y - 1e-12 * max(1.0, abs(y))
         if "neighbour" in s and sense != "=":
-            n = s["neighbour"]["value"]   # the next whole number the formula takes, on the side that misses
+            n = s["neighbour"]["value"]  # the next whole number the formula takes, on the side that misses
             assert (n > s["value"]) if s["side"] == "below" else (n < s["value"])
             missed = calc.run({free: n})["outputs"][output]["value"]
             assert (missed > y) if sense == "<=" else (missed < y)
     if sense == "=":
-        assert _recovered(calc, {free: x}, free, x, y, output, answer["solutions"]), \
-            (x, [s["text"] for s in answer["solutions"]], answer["message"])
+        assert _recovered(calc, {free: x}, free, x, y, output, answer["solutions"]), (
+            x,
+            [s["text"] for s in answer["solutions"]],
+            answer["message"],
+        )
 
 
 # ----------------------------------------------------------------------------- messages, word for word
 
 pytestmark_words = pytest.mark.usefixtures("no_clock")
+
 
 def _message(key, raw, *question):
     """The answer, its texts with plain spaces (values carry no-break spaces, as on pages)."""
@@ -204,16 +227,19 @@ def test_no_solution_says_the_range_the_output_reaches():
     assert answer["message"] == "over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it never falls to 100 kB"
     assert answer["range"] == {"low": 327680.0, "high": math.inf, "low_text": "327.7 kB", "high_text": "∞"}
     answer = _message("46", {}, "k", "coverage", ">=", "1.5")
-    assert answer["message"] == ("over k ≥ 1, coverage (at least one of k correct) ranges from 0.1 to 1; "
-                                 "it never reaches 1.5")
+    assert answer["message"] == (
+        "over k ≥ 1, coverage (at least one of k correct) ranges from 0.1 to 1; it never reaches 1.5"
+    )
 
 
 @pytestmark_words
 def test_no_whole_number_gives_the_target_names_the_two_that_straddle_it():
     answer = _message("48", {"schedule": "linear"}, "t", "snr", "=", "1")
     assert answer["status"] == "none"
-    assert answer["message"] == ("over t ≥ 1, signal-to-noise ratio ranges from 0 to 9,999; "
-                                 "no whole t gives 1: t = 259 gives 1.001 and t = 260 gives 0.9905")
+    assert answer["message"] == (
+        "over t ≥ 1, signal-to-noise ratio ranges from 0 to 9,999; "
+        "no whole t gives 1: t = 259 gives 1.001 and t = 260 gives 0.9905"
+    )
 
 
 @pytestmark_words
@@ -221,8 +247,10 @@ def test_several_solutions_are_all_reported_with_the_turn():
     answer = _message("geometric-series", {"T": 10}, "gamma", "fraction_reached", "=", "0.999")
     assert [s["text"] for s in answer["solutions"]] == ["-0.5", "0.5"]
     assert [t["text"] for t in answer["turns"]] == ["0"]
-    assert answer["message"] == ("over -1 < gamma < 1, fraction of the limit reached after T terms ranges from 0 to 1; "
-                                 "it is 0.999 at gamma = -0.5 and gamma = 0.5 (it turns at gamma = 0)")
+    assert answer["message"] == (
+        "over -1 < gamma < 1, fraction of the limit reached after T terms ranges from 0 to 1; "
+        "it is 0.999 at gamma = -0.5 and gamma = 0.5 (it turns at gamma = 0)"
+    )
     # the roots as refined: |gamma| = 0.001^(1/10) = 0.501187
     assert [round(s["root"], 5) for s in answer["solutions"]] == [-0.50119, 0.50119]
 
@@ -232,8 +260,10 @@ def test_an_inequality_met_between_two_boundaries():
     answer = _message("2", {}, "eta", "rate", "<=", "0.99")
     # max(|1 - 2 eta|, |1 - 200 eta|) <= 0.99: eta >= 0.01/2 and eta <= 1.99/200
     assert [(s["text"], s["side"]) for s in answer["solutions"]] == [("0.005", "above"), ("0.00995", "below")]
-    assert answer["message"] == ("over eta > 0, per-step factor of the whole error (slowest axis) ranges from 0.9802 to ∞; "
-                                 "it is at most 0.99 for 0.005 ≤ eta ≤ 0.00995 (it turns at eta = 0.0099)")
+    assert answer["message"] == (
+        "over eta > 0, per-step factor of the whole error (slowest axis) ranges from 0.9802 to ∞; "
+        "it is at most 0.99 for 0.005 ≤ eta ≤ 0.00995 (it turns at eta = 0.0099)"
+    )
 
 
 @pytestmark_words
@@ -243,31 +273,39 @@ def test_a_whole_number_boundary_comes_with_the_neighbour_that_misses():
     assert (s["value"], s["text"], s["kind"], s["side"]) == (244140, "244,140", "integer", "below")
     assert s["neighbour"] == {"value": 244141, "text": "244,141", "output_text": "80.0001 GB"}
     assert s["run"]["outputs"]["total"]["value"] == 327680 * 244140
-    assert answer["message"] == ("over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; "
-                                 "it is at most 80 GB for s ≤ 244,140 (s = 244,141 gives 80.0001 GB)")
+    assert answer["message"] == (
+        "over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; "
+        "it is at most 80 GB for s ≤ 244,140 (s = 244,141 gives 80.0001 GB)"
+    )
     answer = _message("19", {}, "M", "bubble_percent", "<=", "8%")
-    assert answer["message"] == ("over M ≥ 1, bubble as a percentage ranges from 0.0% to 87.5%; "
-                                 "it is at most 8.0% for M ≥ 81 (M = 80 gives 8.05%)")
+    assert answer["message"] == (
+        "over M ≥ 1, bubble as a percentage ranges from 0.0% to 87.5%; "
+        "it is at most 8.0% for M ≥ 81 (M = 80 gives 8.05%)"
+    )
 
 
 @pytestmark_words
 def test_a_target_met_everywhere_or_an_output_that_does_not_move():
     answer = _message("19", {}, "M", "bubble", "<=", "0.99")
     assert (answer["status"], answer["solutions"]) == ("solved", [])
-    assert answer["message"] == ("over M ≥ 1, bubble fraction (idle share of the fleet) ranges from 0 to 7/8; "
-                                 "it is at most 99/100 throughout")
+    assert answer["message"] == (
+        "over M ≥ 1, bubble fraction (idle share of the fleet) ranges from 0 to 7/8; it is at most 99/100 throughout"
+    )
     answer = _message("25", {}, "q", "inflation", "=", "0.1")
-    assert answer["message"] == ("over 0 ≤ q ≤ 1, overstatement of the clean accuracy is 0.1 throughout; "
-                                 "it does not depend on q")
+    assert answer["message"] == (
+        "over 0 ≤ q ≤ 1, overstatement of the clean accuracy is 0.1 throughout; it does not depend on q"
+    )
 
 
 def test_a_formula_slow_far_out_keeps_the_search_near_and_says_so():
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(solve_module, "SLOW", -1.0)   # every evaluation counts as slow: one step each way
+        patch.setattr(solve_module, "SLOW", -1.0)  # every evaluation counts as slow: one step each way
         answer = _message("35", {}, "s", "total", "<=", "80GB")
     assert answer["cut"] and answer["evaluations"] == 2
-    assert answer["message"] == ("over 2,154 ≤ s ≤ 4,096, KV cache size ranges from 705.8 MB to 1.342 GB; "
-                                 "it is at most 80 GB throughout; the formula is slow beyond, so no further values were tried")
+    assert answer["message"] == (
+        "over 2,154 ≤ s ≤ 4,096, KV cache size ranges from 705.8 MB to 1.342 GB; "
+        "it is at most 80 GB throughout; the formula is slow beyond, so no further values were tried"
+    )
 
 
 @pytestmark_words
@@ -278,19 +316,45 @@ def test_a_pole_is_not_a_turn():
     assert answer["message"] == "over a > 0, exponent solving a^t = b ranges from −∞ to ∞; it is 3.322 at a = 2"
 
 
-@pytest.mark.parametrize("key,question,name,message", [
-    ("50", ("N", "total", "=", "1"), "solve",
-     "N is a list input, and list inputs cannot be freed; solve for a real or whole-number input"),
-    ("48", ("schedule", "snr", "=", "1"), "solve",
-     "schedule is a choice, and choices stay fixed; solve for a real or whole-number input"),
-    ("35", ("Q", "total", "=", "1"), "solve", "'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"),
-    ("35", ("s", "nope", "=", "1"), "solve", "'nope' is not an output of entry 35; outputs: per_token, total, per_token_layer, window_tokens, full_total"),
-    ("36", ("B", "matmul_compute_bound", "=", "1"), "solve", "matmul_compute_bound is not a number, so it cannot be solved for"),
-    ("6", ("L", "terms", "=", "1"), "solve", "terms is a list of numbers, so it cannot be solved for"),
-    ("35", ("s", "total", "~", "1"), "solve", "sense '~' is not one of =, <=, >="),
-    ("35", ("s", "total", "<=", "80 XB"), "total", "target: '80 XB' is not a number in B"),
-    ("35", ("s", "total", "<=", "<img src=x>"), "total", "target: '<img src=x>' is not a number in B"),
-])
+@pytest.mark.parametrize(
+    "key,question,name,message",
+    [
+        (
+            "50",
+            ("N", "total", "=", "1"),
+            "solve",
+            "N is a list input, and list inputs cannot be freed; solve for a real or whole-number input",
+        ),
+        (
+            "48",
+            ("schedule", "snr", "=", "1"),
+            "solve",
+            "schedule is a choice, and choices stay fixed; solve for a real or whole-number input",
+        ),
+        (
+            "35",
+            ("Q", "total", "=", "1"),
+            "solve",
+            "'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local",
+        ),
+        (
+            "35",
+            ("s", "nope", "=", "1"),
+            "solve",
+            "'nope' is not an output of entry 35; outputs: per_token, total, per_token_layer, window_tokens, full_total",
+        ),
+        (
+            "36",
+            ("B", "matmul_compute_bound", "=", "1"),
+            "solve",
+            "matmul_compute_bound is not a number, so it cannot be solved for",
+        ),
+        ("6", ("L", "terms", "=", "1"), "solve", "terms is a list of numbers, so it cannot be solved for"),
+        ("35", ("s", "total", "~", "1"), "solve", "sense '~' is not one of =, <=, >="),
+        ("35", ("s", "total", "<=", "80 XB"), "total", "target: '80 XB' is not a number in B"),
+        ("35", ("s", "total", "<=", "<img src=x>"), "total", "target: '<img src=x>' is not a number in B"),
+    ],
+)
 def test_a_bad_question_is_refused_naming_what_is_wrong(key, question, name, message):
     with pytest.raises(DomainError) as caught:
         solve(CALCULATORS[key], {}, *question)
@@ -302,17 +366,33 @@ def test_the_fixed_inputs_are_read_as_for_computing_and_the_freed_one_is_ignored
         solve(CALCULATORS["35"], {"L": "0"}, "s", "total", "<=", "80GB")
     assert caught.value.name == "L"
     answer = solve(CALCULATORS["35"], {"s": "not a number", "B": "2"}, "s", "total", "<=", "80GB")
-    assert answer["solutions"][0]["value"] == 122070   # half as many tokens for two sequences
+    assert answer["solutions"][0]["value"] == 122070  # half as many tokens for two sequences
 
 
 # ----------------------------------------------------------------------------- targets in the output's units
 
-@pytest.mark.parametrize("text,unit,value", [
-    ("80 GB", "B", 80e9), ("80GB", "B", 80e9), ("80\u00a0GB", "B", 80e9), ("1.25 GiB", "B", 1.25 * 2**30),
-    ("327.7 kB", "B", 327_700), ("70B", "B", 70), ("2 bytes", "B", 2), ("1e24", "FLOP", 1e24),
-    ("5 PFLOP/s-days", "FLOP", 5e15 * 86_400), ("3 TFLOP/s", "FLOP/s", 3e12), ("70B tokens", "tokens", 70e9),
-    ("1 token", "tokens", 1), ("8%", "", 0.08), ("0.98", "", 0.98), ("160G", "", 160e9), ("2 ms", "s", 0.002),
-])
+
+@pytest.mark.parametrize(
+    "text,unit,value",
+    [
+        ("80 GB", "B", 80e9),
+        ("80GB", "B", 80e9),
+        ("80\u00a0GB", "B", 80e9),
+        ("1.25 GiB", "B", 1.25 * 2**30),
+        ("327.7 kB", "B", 327_700),
+        ("70B", "B", 70),
+        ("2 bytes", "B", 2),
+        ("1e24", "FLOP", 1e24),
+        ("5 PFLOP/s-days", "FLOP", 5e15 * 86_400),
+        ("3 TFLOP/s", "FLOP/s", 3e12),
+        ("70B tokens", "tokens", 70e9),
+        ("1 token", "tokens", 1),
+        ("8%", "", 0.08),
+        ("0.98", "", 0.98),
+        ("160G", "", 160e9),
+        ("2 ms", "s", 0.002),
+    ],
+)
 def test_targets_are_read_in_the_output_units(text, unit, value):
     assert float(units.read(text, unit)) == pytest.approx(value, rel=1e-15)
 
@@ -334,22 +414,38 @@ def test_solved_values_are_written_as_readers_type_them():
 
 # ----------------------------------------------------------------------------- the browser API
 
+
 @pytestmark_words
 def test_solve_json_answers_as_the_page_asks():
     entry = BY_KEY["35"]
-    spec = {**entry.spec(), "meta": {"id": "35", "label": "Entry 35", "title": entry.title, "chapter": 11,
-                                     "url": "https://example.org/35/", "version": "1", "date": "2026-01-01"}}
+    spec = {
+        **entry.spec(),
+        "meta": {
+            "id": "35",
+            "label": "Entry 35",
+            "title": entry.title,
+            "chapter": 11,
+            "url": "https://example.org/35/",
+            "version": "1",
+            "date": "2026-01-01",
+        },
+    }
     runtime_calculator.load(json.dumps(spec))
     question = {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}
     reply = json.loads(runtime_calculator.solve_json("35", json.dumps({"B": "2"}), json.dumps(question), "2026-12-01"))
     assert reply["ok"]
     value = reply["value"]
-    assert value["status"] == "solved" and value["range"]["high"] is None   # ∞ travels as null, its text says ∞
+    assert value["status"] == "solved" and value["range"]["high"] is None  # ∞ travels as null, its text says ∞
     first = value["solutions"][0]
     assert first["value"] == 122070 and first["run"]["inputs"]["B"] == 2
-    assert first["run"]["share"]["query"] == {"s": "122070", "B": "2"}   # the solved value, as links carry it
+    assert first["run"]["share"]["query"] == {"s": "122070", "B": "2"}  # the solved value, as links carry it
     assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2"
     bad = json.loads(runtime_calculator.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
     assert bad == {"ok": False, "errors": {"L": "'0' is out of range; expected a whole number in [1, ∞)"}}
     bad = json.loads(runtime_calculator.solve_json("35", "{}", json.dumps({**question, "input": "x"})))
-    assert bad == {"ok": False, "errors": {"solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"}}
+    assert bad == {
+        "ok": False,
+        "errors": {
+            "solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"
+        },
+    }

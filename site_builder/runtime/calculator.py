@@ -16,20 +16,32 @@ import ast
 import json
 import math
 from fractions import Fraction
-
 from urllib.parse import urlencode
 
+from . import units as unit_table
 from .citation import run_citation
 from .domain import Domain, DomainError, Interval
 from .numbers import write_input
 from .solve import solve
-from . import units as unit_table
 
 # Standard-library modules in Pyodide's core that a formula may import.
-ALLOWED_IMPORTS = frozenset({
-    "math", "cmath", "fractions", "decimal", "statistics", "itertools", "functools",
-    "operator", "collections", "bisect", "heapq", "numbers", "random",
-})
+ALLOWED_IMPORTS = frozenset(
+    {
+        "math",
+        "cmath",
+        "fractions",
+        "decimal",
+        "statistics",
+        "itertools",
+        "functools",
+        "operator",
+        "collections",
+        "bisect",
+        "heapq",
+        "numbers",
+        "random",
+    }
+)
 
 
 class FormulaError(Exception):
@@ -165,7 +177,11 @@ class Calculator:
                 # A list reads as a small table: each value written alone (the page's rows).
                 # A long unit (tokens) is said once, over the table, not on every row.
                 unit = o.get("unit", "")
-                once = len(unit) > 2 and unit_table.family(unit) in ("count", "plain") if unit in unit_table.UNITS else False
+                once = (
+                    len(unit) > 2 and unit_table.family(unit) in ("count", "plain")
+                    if unit in unit_table.UNITS
+                    else False
+                )
                 items = [self.write(o, v, units) for v in value]
                 if once and all(item.rsplit("\u00a0", 1)[-1] in (unit, unit[:-1]) for item in items):
                     items = [item.rsplit("\u00a0", 1)[0] for item in items]
@@ -192,8 +208,10 @@ class Calculator:
         x = float(value)
         interval = Interval.parse(valid.replace("inf]", "inf)"))
         if math.isnan(x) or not (x in interval or (x == interval.hi == math.inf and valid.endswith("inf]"))):
-            sentence = output.get("invalid") or "Not meaningful for these inputs: the formula gives {text}, outside {valid}."
-            written = "\u2212" + text[1:] if text.startswith("-") else text   # a minus sign, in a sentence
+            sentence = (
+                output.get("invalid") or "Not meaningful for these inputs: the formula gives {text}, outside {valid}."
+            )
+            written = "\u2212" + text[1:] if text.startswith("-") else text  # a minus sign, in a sentence
             return sentence.replace("{text}", written).replace("{valid}", valid.replace("inf", "∞"))
         return None
 
@@ -219,9 +237,13 @@ class Calculator:
         off = {name: choice for name, choice in plot.get("when", {}).items() if values.get(name) != choice}
         if off:
             # In this mode the swept input is not used: a flat line would say it does not matter.
-            return {"x": [], "y": {name: [] for name in plot["y"]}, "text": {"x": [], "y": {name: [] for name in plot["y"]}},
-                    "current": {"x": values[plot["x"]], "y": {name: None for name in plot["y"]}},
-                    "inactive": {"input": plot["x"], "when": off}}
+            return {
+                "x": [],
+                "y": {name: [] for name in plot["y"]},
+                "text": {"x": [], "y": {name: [] for name in plot["y"]}},
+                "current": {"x": values[plot["x"]], "y": {name: None for name in plot["y"]}},
+                "inactive": {"input": plot["x"], "when": off},
+            }
         current = values[plot["x"]]
         # The reader's value outside the chart's range: the sweep reaches out to include it.
         if isinstance(current, (int, float)) and math.isfinite(current) and (current < lo or current > hi):
@@ -232,7 +254,7 @@ class Calculator:
         else:
             xs = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
         if isinstance(current, (int, float)) and not isinstance(current, bool) and lo <= current <= hi:
-            xs = sorted({*xs, current})   # the reader's own point is one of the chart's (its tooltip, its row)
+            xs = sorted({*xs, current})  # the reader's own point is one of the chart's (its tooltip, its row)
         if domain.kind == "integer":
             xs = sorted({round(x) for x in xs})
         points = {"x": [], "y": {name: [] for name in plot["y"]}}
@@ -247,9 +269,15 @@ class Calculator:
                 points["y"][name].append(float(y) if ok else None)
         # The same points as the reader reads numbers elsewhere, for the chart's table.
         outputs = {o["name"]: o for o in self.outputs}
-        points["text"] = {"x": [write_input(x if x == current else float(f"{x:.3g}")) for x in points["x"]],  # to three figures, the reader's own as typed
-                          "y": {name: ["—" if y is None else self.write(outputs[name], y) for y in ys]
-                                for name, ys in points["y"].items()}}
+        points["text"] = {
+            "x": [
+                write_input(x if x == current else float(f"{x:.3g}")) for x in points["x"]
+            ],  # to three figures, the reader's own as typed
+            "y": {
+                name: ["—" if y is None else self.write(outputs[name], y) for y in ys]
+                for name, ys in points["y"].items()
+            },
+        }
         points["current"] = {"x": current, "y": {name: self._scalar(self._try(values), name) for name in plot["y"]}}
         return points
 
@@ -279,7 +307,7 @@ class Calculator:
             row = {}
             for o in self.outputs:
                 if o.get("elastic") is False or o["format"].split(":")[0] in ("bool", "text"):
-                    continue   # a position, a choice, a yes/no: no elasticity means anything
+                    continue  # a position, a choice, a yes/no: no elasticity means anything
                 a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
                 if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
                     row[o["name"]] = None
@@ -377,14 +405,23 @@ def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str =
     question = json.loads(question_json)
     units = json.loads(units_json) if units_json else None
     if not isinstance(raw, dict) or not isinstance(question, dict):
-        return json.dumps({"ok": False, "errors": {"solve": "expected an object of inputs and an object for the question"}})
+        return json.dumps(
+            {"ok": False, "errors": {"solve": "expected an object of inputs and an object for the question"}}
+        )
     free = question.get("input")
     errors = {k: v for k, v in calc.errors(raw).items() if k != free}
     if errors:
         return json.dumps({"ok": False, "errors": errors})
     try:
-        result = solve(calc, raw, str(free), str(question.get("output")), str(question.get("sense", "=")),
-                       question.get("target"), units)
+        result = solve(
+            calc,
+            raw,
+            str(free),
+            str(question.get("output")),
+            str(question.get("sense", "=")),
+            question.get("target"),
+            units,
+        )
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     for k, item in enumerate(result["solutions"]):

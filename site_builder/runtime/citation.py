@@ -47,38 +47,45 @@ def entry_citation(meta: dict) -> dict:
     """An entry as part of the book (an @inbook of the @book), read at the entry's page: the site is
     where it is read, not its author."""
     place = _place(meta)
-    text = (f"“{meta['title']}”. In {BOOK}, {place}. "
-            f"Read at {meta['url']} (site version {meta['version']}).")
+    text = f"“{meta['title']}”. In {BOOK}, {place}. Read at {meta['url']} (site version {meta['version']})."
     derived = f"Derived in Chapter {meta['chapter']}. " if str(meta["id"]).isdigit() else ""
-    bibtex = "\n".join([
-        f"@inbook{{{_key(meta)},",
-        f"  crossref     = {{{BOOK_KEY}}},",
-        f"  title        = {{{{{BOOK}}}}},",
-        f"  chapter      = {{{_bib_escape(_part(meta))}}},",
-        f"  howpublished = {{Read at \\url{{{meta['url']}}}}},",
-        f"  url          = {{{meta['url']}}},",
-        f"  note         = {{{derived}Site version {meta['version']}}}",
-        "}",
-        "",
-        book_bibtex(),
-    ])
+    bibtex = "\n".join(
+        [
+            f"@inbook{{{_key(meta)},",
+            f"  crossref     = {{{BOOK_KEY}}},",
+            f"  title        = {{{{{BOOK}}}}},",
+            f"  chapter      = {{{_bib_escape(_part(meta))}}},",
+            f"  howpublished = {{Read at \\url{{{meta['url']}}}}},",
+            f"  url          = {{{meta['url']}}},",
+            f"  note         = {{{derived}Site version {meta['version']}}}",
+            "}",
+            "",
+            book_bibtex(),
+        ]
+    )
     return {"text": text, "bibtex": bibtex}
 
 
-def run_citation(meta: dict, inputs: list[tuple[str, str]], outputs: list[tuple[str, str]], url: str, accessed: str) -> dict:
+def run_citation(
+    meta: dict, inputs: list[tuple[str, str]], outputs: list[tuple[str, str]], url: str, accessed: str
+) -> dict:
     """``inputs``: (name, value as typed); ``outputs``: (label, value as written)."""
     given = ", ".join(f"{n} = {v}" for n, v in inputs)
     found = "; ".join(f"{label} = {value}" for label, value in outputs)
-    text = (f"“{meta['title']}”, computed with {given}: {found}. {BOOK}, {_place(meta)}; "
-            f"computed at {url} (site version {meta['version']}, accessed {accessed}).")
-    bibtex = "\n".join([
-        f"@misc{{{_key(meta, '-run')},",
-        f"  title        = {{{{{_bib_escape(meta['title'])}: computation}}}},",
-        f"  howpublished = {{Computed at \\url{{{url}}}}},",
-        f"  note         = {{After {BOOK}, {_bib_escape(_place(meta))}. Inputs: {_bib_escape(given)}. "
-        f"Results: {_bib_escape(found)}. Site version {meta['version']}}},",
-        f"  url          = {{{url}}},",
-        f"  urldate      = {{{accessed}}}",
-        "}",
-    ])
+    text = (
+        f"“{meta['title']}”, computed with {given}: {found}. {BOOK}, {_place(meta)}; "
+        f"computed at {url} (site version {meta['version']}, accessed {accessed})."
+    )
+    bibtex = "\n".join(
+        [
+            f"@misc{{{_key(meta, '-run')},",
+            f"  title        = {{{{{_bib_escape(meta['title'])}: computation}}}},",
+            f"  howpublished = {{Computed at \\url{{{url}}}}},",
+            f"  note         = {{After {BOOK}, {_bib_escape(_place(meta))}. Inputs: {_bib_escape(given)}. "
+            f"Results: {_bib_escape(found)}. Site version {meta['version']}}},",
+            f"  url          = {{{url}}},",
+            f"  urldate      = {{{accessed}}}",
+            "}",
+        ]
+    )
     return {"text": text, "bibtex": bibtex}

@@ -41,7 +41,7 @@ class Interval:
     hi_closed: bool
 
     @classmethod
-    def parse(cls, text: str) -> "Interval":
+    def parse(cls, text: str) -> Interval:
         m = _INTERVAL.fullmatch(text)
         if not m:
             raise ValueError(f"{text!r} is not an interval such as '[0, 1]', '(0, inf)'")
@@ -91,12 +91,14 @@ class Domain:
     choices: tuple = ()
 
     @classmethod
-    def from_spec(cls, spec: dict) -> "Domain":
+    def from_spec(cls, spec: dict) -> Domain:
         kind = spec.get("type", "real")
         interval = Interval.parse(spec["domain"]) if spec.get("domain") else Interval(-math.inf, math.inf, False, False)
         if kind == "list":
             return cls(
-                spec["name"], kind, interval,
+                spec["name"],
+                kind,
+                interval,
                 length=Interval.parse(spec.get("length", "[1, inf)")),
                 integer_elements=bool(spec.get("integer_elements", False)),
                 total=spec.get("sum"),
@@ -141,7 +143,9 @@ class Domain:
         if self.kind == "list":
             values = _exact_list(raw)
             if len(values) not in self.length:
-                raise DomainError(self.name, f"has {len(values)} element{'s' * (len(values) != 1)}; expected {self.describe()}")
+                raise DomainError(
+                    self.name, f"has {len(values)} element{'s' * (len(values) != 1)}; expected {self.describe()}"
+                )
             out = [self._scalar(v, raw, self.integer_elements) for v in values]
             if self.total is not None and abs(math.fsum(out) - self.total) > SUM_TOLERANCE:
                 raise DomainError(self.name, f"sums to {math.fsum(out):.12g}; expected {self.describe()}")
@@ -158,7 +162,10 @@ class Domain:
         except OverflowError:
             number = math.inf
         if not integer and (math.isinf(number) or (number == 0 and value != 0)):
-            raise DomainError(self.name, f"{_quote(raw)} is too {'large' if number else 'small'} for a float; expected {self.describe()}")
+            raise DomainError(
+                self.name,
+                f"{_quote(raw)} is too {'large' if number else 'small'} for a float; expected {self.describe()}",
+            )
         if number not in self.interval:
             raise DomainError(self.name, f"{_quote(raw)} is out of range; expected {self.describe()}")
         return number

@@ -88,7 +88,7 @@ def _power(base: Fraction, exp: int, text: str) -> Fraction:
         raise NumberError(f"{text!r} divides by zero")
     if base != 0 and abs(exp) * abs(math.log10(abs(base))) > 400:
         raise NumberError(f"{text!r} is out of range")
-    return base ** exp
+    return base**exp
 
 
 def _value(m: re.Match, text: str) -> Fraction:
@@ -175,8 +175,10 @@ def reading(text, is_list: bool = False) -> dict | None:
             values = read_list(s)
         except NumberError:
             return None
-        return {"text": f"read as {len(values)} numbers: {'; '.join(_plain(v) for v in values)} "
-                        "(in a list, commas separate the numbers, never thousands)"}
+        return {
+            "text": f"read as {len(values)} numbers: {'; '.join(_plain(v) for v in values)} "
+            "(in a list, commas separate the numbers, never thousands)"
+        }
     m = _NUMBER.fullmatch(s.replace("\u2009", "").replace("\u202f", ""))
     if not m or not m["suffix"] or m["suffix"] not in ("k", "K", *BINARY_SUFFIXES):
         return None
@@ -185,7 +187,7 @@ def reading(text, is_list: bool = False) -> dict | None:
     except NumberError:
         return None
     suffix = m["suffix"]
-    head = s[:m.start("suffix")].rstrip()
+    head = s[: m.start("suffix")].rstrip()
     if suffix in ("k", "K"):
         other, factor, what = head + "Ki", Fraction(1024, 1000), "10³"
     else:
@@ -193,8 +195,11 @@ def reading(text, is_list: bool = False) -> dict | None:
         other = head + decimal
         factor = Fraction(10 ** READ_SUFFIXES[decimal], 2 ** BINARY_SUFFIXES[suffix])
         what = f"2{_superscript(BINARY_SUFFIXES[suffix])}"
-    return {"text": f"{s} read as {_plain(value)} ({suffix} = {what})", "alternative": other,
-            "alternative_text": _plain(value * factor)}
+    return {
+        "text": f"{s} read as {_plain(value)} ({suffix} = {what})",
+        "alternative": other,
+        "alternative_text": _plain(value * factor),
+    }
 
 
 # ----------------------------------------------------------------------------- writing

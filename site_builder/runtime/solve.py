@@ -48,16 +48,16 @@ import math
 import time
 from decimal import Decimal
 
+from . import units as unit_table
 from .domain import LARGEST_WHOLE, DomainError
 from .numbers import FORMAT, SUFFIXES, NumberError, format_number, write_input
-from . import units as unit_table
 
 SENSES = ("=", "<=", ">=")
 SENSE_WORDS = {"=": "", "<=": "at most ", ">=": "at least "}
 MAX_EVALUATIONS = 200
-SECONDS = 2.0           # below the page's 3 s watchdog, so a slow solve is reported, not killed
-SLOW = 0.05             # seconds: one evaluation this slow stops the search going further out that way
-STOP = 1e-3             # refine until within this share of the printed precision
+SECONDS = 2.0  # below the page's 3 s watchdog, so a slow solve is reported, not killed
+SLOW = 0.05  # seconds: one evaluation this slow stops the search going further out that way
+STOP = 1e-3  # refine until within this share of the printed precision
 NUMERIC = ("sig", "fixed", "percent", "sci", "si", "int", "fraction")
 
 
@@ -65,8 +65,9 @@ class _Spent(Exception):
     """The evaluation budget is used up."""
 
 
-def solve(calc, raw: dict, free: str, output: str, sense: str, target, units: dict | None = None,
-          clock: bool = True) -> dict:
+def solve(
+    calc, raw: dict, free: str, output: str, sense: str, target, units: dict | None = None, clock: bool = True
+) -> dict:
     """``clock=False`` (the corpus, the build): no time limit and no slow-formula cut, so the
     answer is the same however busy the machine is; the evaluation limit still holds."""
     return _Problem(calc, raw, free, output, sense, target, units, clock).answer()
@@ -79,7 +80,7 @@ def printed_tolerance(fmt: str, target: float) -> float:
     if kind == "int":
         return 0.5
     if kind == "fixed":
-        return 0.5 * 10.0 ** -n
+        return 0.5 * 10.0**-n
     if kind == "percent":
         return 0.5 * 10.0 ** -(n + 2)
     if kind == "fraction":
@@ -93,7 +94,7 @@ def typed(value, integer: bool) -> str:
     """A solved value as a reader would type it: ``244,140``, ``0.9``, ``1.4e12``."""
     if integer:
         n = int(value)
-        short = write_input(n)   # 2T, 70B: as readers type large counts, when that is exact and short
+        short = write_input(n)  # 2T, 70B: as readers type large counts, when that is exact and short
         if abs(n) >= 10**7 and short[-1:] in SUFFIXES and len(short.rstrip("kMBT").replace(".", "").lstrip("-")) <= 4:
             return short
         return f"{n:,}"
@@ -168,14 +169,19 @@ class _Problem:
         self.calc, self.units = calc, units
         domains = {d.name: d for d in calc.domains}
         if free not in domains:
-            raise DomainError("solve", f"{free!r} is not an input of entry {calc.id}; inputs: {', '.join(calc.defaults)}")
+            raise DomainError(
+                "solve", f"{free!r} is not an input of entry {calc.id}; inputs: {', '.join(calc.defaults)}"
+            )
         self.domain = domains[free]
         if self.domain.kind == "list":
-            raise DomainError("solve", f"{free} is a list input, and list inputs cannot be freed; "
-                                       "solve for a real or whole-number input")
+            raise DomainError(
+                "solve",
+                f"{free} is a list input, and list inputs cannot be freed; solve for a real or whole-number input",
+            )
         if self.domain.kind == "choice":
-            raise DomainError("solve", f"{free} is a choice, and choices stay fixed; "
-                                       "solve for a real or whole-number input")
+            raise DomainError(
+                "solve", f"{free} is a choice, and choices stay fixed; solve for a real or whole-number input"
+            )
         outputs = {o["name"]: o for o in calc.outputs}
         if output not in outputs:
             raise DomainError("solve", f"{output!r} is not an output of entry {calc.id}; outputs: {', '.join(outputs)}")
@@ -187,7 +193,7 @@ class _Problem:
         self.free, self.name, self.sense = free, output, sense
         self.integer = self.domain.kind == "integer"
         self.raw = {k: v for k, v in raw.items() if k != free}
-        values = calc.read(self.raw)   # the fixed inputs: DomainError names a bad one
+        values = calc.read(self.raw)  # the fixed inputs: DomainError names a bad one
         try:
             self.current = self.domain.read(raw[free]) if free in raw else values[free]
         except DomainError:
@@ -202,7 +208,7 @@ class _Problem:
         self.deadline = time.monotonic() + SECONDS if clock else math.inf
         self.slow = SLOW if clock else math.inf
         self.late = False
-        self.took = 0.0          # seconds the last evaluation took
+        self.took = 0.0  # seconds the last evaluation took
         self.poles: list = []
 
     # ------------------------------------------------------------------ reading
@@ -254,7 +260,7 @@ class _Problem:
             self.late = True
             raise _Spent()
         self.evaluations += 1
-        started = time.process_time()   # this process's CPU time: a busy machine does not make a formula slow
+        started = time.process_time()  # this process's CPU time: a busy machine does not make a formula slow
         y = self._value_at(x)
         self.took = time.process_time() - started
         y = None if y == "list" else y
@@ -300,7 +306,7 @@ class _Problem:
         points.update(range(lo, min(lo + 8, hi) + 1))
         points.update(range(max(hi - 3, lo), hi + 1))
 
-        def spread(start: int, stop: int, sign: int) -> None:   # |values| from start to stop, 3 a decade
+        def spread(start: int, stop: int, sign: int) -> None:  # |values| from start to stop, 3 a decade
             if stop <= start:
                 return
             base = max(start, 1)
@@ -329,21 +335,21 @@ class _Problem:
         if math.isfinite(lo) and math.isfinite(hi):
             width = hi - lo
             points.update(lo + width * i / 16 for i in range(17))
-            for k in range(1, 14):   # close to each end: where a divergence or a limit lives
-                points.update((lo + width * 10.0 ** -k, hi - width * 10.0 ** -k))
+            for k in range(1, 14):  # close to each end: where a divergence or a limit lives
+                points.update((lo + width * 10.0**-k, hi - width * 10.0**-k))
             if lo > 0 and hi / lo > 1e3:
                 points.update(self._logspace(lo, hi, 2))
             elif hi < 0 and lo / hi > 1e3:
                 points.update(-p for p in self._logspace(-hi, -lo, 2))
         else:
-            anchors = []   # log-spaced magnitudes around the current value, then far out
+            anchors = []  # log-spaced magnitudes around the current value, then far out
             anchors += [c * 10.0 ** (k / 2) for k in range(-24, 25)]
-            anchors += [c * 10.0 ** k for k in (-100, -50, -24, -18, 18, 24, 50, 100)]
+            anchors += [c * 10.0**k for k in (-100, -50, -24, -18, 18, 24, 50, 100)]
             anchors += [1e-300, 1e300]
-            if lo >= 0 or (math.isfinite(lo) and lo > -c):   # a domain above some finite end
+            if lo >= 0 or (math.isfinite(lo) and lo > -c):  # a domain above some finite end
                 base = lo if math.isfinite(lo) else 0.0
                 points.update(base + a for a in anchors)
-                points.update(base + c * 10.0 ** -k for k in range(1, 14) if base != 0)
+                points.update(base + c * 10.0**-k for k in range(1, 14) if base != 0)
                 if lo > 0 and iv.lo_closed is False:
                     points.add(lo * (1 + 1e-12))
             elif hi <= 0 or (math.isfinite(hi) and hi < c):
@@ -395,11 +401,13 @@ class _Problem:
     def _sample(self, xs) -> list:
         """The output over the grid, nearest the current value first: when the formula slows
         down far out (or time runs out), what is near is known and what is far is left out."""
+
         def distance(x):
             if x > 0 and self.current > 0:
                 return abs(math.log(x) - math.log(self.current))  # a ratio could underflow to 0
             return abs(x - self.current) / max(abs(self.current), 1.0) + 1e3 * ((x > 0) != (self.current > 0))
-        blocked = {1: math.inf, -1: -math.inf}   # beyond these, points are skipped (too slow there)
+
+        blocked = {1: math.inf, -1: -math.inf}  # beyond these, points are skipped (too slow there)
         samples = []
         for x in sorted(xs, key=distance):
             way = 1 if x >= self.current else -1
@@ -434,7 +442,7 @@ class _Problem:
             if (ym - ya) * (yb - ym) < 0 and min(abs(ym - ya), abs(yb - ym)) > 1e-12 * scale:
                 if len(turns) >= 8:
                     break
-                try:   # turns may take the budget up to 60%: the rest is kept for the crossings
+                try:  # turns may take the budget up to 60%: the rest is kept for the crossings
                     x = self._extremum(a, m, b, ym > ya) if self.evaluations < 0.6 * MAX_EVALUATIONS else m
                 except _Spent:
                     x = m
@@ -516,11 +524,11 @@ class _Problem:
             elif self._meets_g(ga) == self._meets_g(g):
                 continue
             if any(a < pole < x for pole, _ in self.poles):
-                continue   # it jumps through infinity here: no crossing to refine
+                continue  # it jumps through infinity here: no crossing to refine
             try:
                 found = self._integer_crossing(a, ga, x, g) if self.integer else self._real_crossing(a, ga, x, g)
             except _Spent:
-                break   # out of evaluations: what is found so far is reported
+                break  # out of evaluations: what is found so far is reported
             if found is None:
                 continue
             if isinstance(found, tuple) and found[0] == "gap":
@@ -553,11 +561,11 @@ class _Problem:
                 mid = (a + b) // 2
             mid = min(max(mid, a + 1), b - 1)
             gm = self.g(mid)
-            for other in (mid + 1, mid - 1):   # a formula that takes only odd numbers, say
+            for other in (mid + 1, mid - 1):  # a formula that takes only odd numbers, say
                 if gm is None and a < other < b:
                     mid, gm = other, self.g(other)
             if gm is None:
-                break   # the formula takes none of the numbers near the middle: a and b are neighbours
+                break  # the formula takes none of the numbers near the middle: a and b are neighbours
             if self.sense == "=" and self._sign(gm) == 0:
                 return self._solution(mid, None, "integer")
             if self._same_side(gm, ga):
@@ -584,7 +592,7 @@ class _Problem:
         from_u = math.exp if log else float
         ua, ub = to_u(a), to_u(b)
         xa, xb = a, b
-        fa, fb = ga, gb          # the false-position weights (halved by Illinois)
+        fa, fb = ga, gb  # the false-position weights (halved by Illinois)
         last = 0
         width = abs(ub - ua)
         stop = self.tol * STOP
@@ -595,9 +603,9 @@ class _Problem:
                     if min(abs(ga), abs(gb)) <= stop:
                         break
                 elif abs(meet_g) <= stop and abs(gb if meet_x == xa else ga) <= self.tol:
-                    break   # both ends within the printed precision: the boundary is found
+                    break  # both ends within the printed precision: the boundary is found
                 if self.sense != "=" and abs(xb - xa) <= 1e-10 * max(abs(xa), abs(xb)):
-                    break   # a jump across the target, located to ten digits
+                    break  # a jump across the target, located to ten digits
                 if abs(xb - xa) <= 4 * math.ulp(max(abs(xa), abs(xb))):
                     break
                 if math.isfinite(fa) and math.isfinite(fb) and fa != fb and step % 3 != 2:
@@ -651,9 +659,9 @@ class _Problem:
             if g_step is not None and math.isfinite(g_step) and step != best:
                 slope = (g_step - g_best) / (step - best)
         reach = 0.5 * self.tol / abs(slope) if slope else 0.0
-        if not slope and self.sense == "=":   # flat where it meets the target: try short values near
+        if not slope and self.sense == "=":  # flat where it meets the target: try short values near
             reach = 1e-3 * abs(best)
-        if self.sense != "=":   # a jump: any value up to the bracket's width inside may do
+        if self.sense != "=":  # a jump: any value up to the bracket's width inside may do
             reach = max(reach, abs(xb - xa))
         if self.sense == "=":
             best, other = (xa, xb) if abs(ga) <= abs(gb) else (xb, xa)
@@ -662,12 +670,13 @@ class _Problem:
             kind = "root"
         else:
             best, other = (xa, xb) if self._meets_g(ga) else (xb, xa)
-            inward = 1.0 if best > other else -1.0   # towards the values that meet
+            inward = 1.0 if best > other else -1.0  # towards the values that meet
             span = (best, best + inward * reach)
             kind = "boundary"
 
             def check(x):
                 return self.meets(x) and self.close(x)
+
         candidates = []
         if reach:
             candidates = [x for x in _shortest(*span) if x in self.domain.interval]
@@ -680,7 +689,7 @@ class _Problem:
         if best in self.cache and check(best):
             return self._solution(best, None, kind, other, root=best)
         if self.sense != "=" and self.meets(best) and abs(xb - xa) <= 1e-9 * max(abs(xa), abs(xb)):
-            found = self._solution(best, None, kind, other, root=best)   # the output jumps across the target here
+            found = self._solution(best, None, kind, other, root=best)  # the output jumps across the target here
             found["jump"] = True
             return found
         return ("gap", xa, xb)
@@ -706,7 +715,7 @@ class _Problem:
         for end, closed, side in ((iv.hi, iv.hi_closed, finite[::-1]), (iv.lo, iv.lo_closed, finite)):
             if closed or len(side) < 2:
                 continue
-            x2, y2 = side[0]   # the sample nearest the end
+            x2, y2 = side[0]  # the sample nearest the end
 
             def closeness(x, end=end):
                 return abs(x) if math.isinf(end) else (1 / abs(x - end) if x != end else math.inf)
@@ -723,9 +732,9 @@ class _Problem:
             if y1 == 0 or y2 == 0 or (y1 > 0) != (y2 > 0) or math.isinf(y1):
                 continue
             exponent = math.log(abs(y2) / abs(y1)) / math.log(r2 / r1)
-            if exponent > 1e-3:      # |y| grows as a power of the closeness to the end: it diverges
+            if exponent > 1e-3:  # |y| grows as a power of the closeness to the end: it diverges
                 low, high = (low, math.inf) if y2 > 0 else (-math.inf, high)
-            elif exponent < -1e-3:   # it shrinks as a power: its limit there is 0
+            elif exponent < -1e-3:  # it shrinks as a power: its limit there is 0
                 low, high = (min(low, 0.0), high) if y2 > 0 else (low, max(high, 0.0))
         for _, pole in self.poles:
             low, high = (low, math.inf) if pole > 0 else (-math.inf, high)
@@ -761,17 +770,27 @@ class _Problem:
             except DomainError:
                 continue
             if not self._reproduces(run["outputs"][self.name]["value"], s["kind"], s.get("jump", False)):
-                continue   # does not reproduce the target when run forwards: not reported
-            item = {"value": x, "text": self._typed(x), "root": s["root"], "kind": s["kind"], "side": s["side"], "run": run}
+                continue  # does not reproduce the target when run forwards: not reported
+            item = {
+                "value": x,
+                "text": self._typed(x),
+                "root": s["root"],
+                "kind": s["kind"],
+                "side": s["side"],
+                "run": run,
+            }
             if s["neighbour"] is not None:
                 n = s["neighbour"]
                 ny = self.y(n)
-                item["neighbour"] = {"value": n, "text": self._typed(n),
-                                     "output_text": self._distinct(ny) if ny is not None else "—"}
+                item["neighbour"] = {
+                    "value": n,
+                    "text": self._typed(n),
+                    "output_text": self._distinct(ny) if ny is not None else "—",
+                }
             solutions.append(item)
         over = _over(self.domain, free)
         tried = [x for x, y in self.cache.items() if y is not None]
-        if self.late and tried:   # only part of the domain was searched: say which
+        if self.late and tried:  # only part of the domain was searched: say which
             over = f"over {self._typed(min(tried))} ≤ {free} ≤ {self._typed(max(tried))}"
         label = _label(self.output)
         if low is None:
@@ -790,8 +809,13 @@ class _Problem:
                 tail = f"it is {words}{target_text} for " + self._where(solutions)
             neighbours = [s for s in solutions if "neighbour" in s]
             if self.sense != "=" and neighbours:
-                tail += " (" + "; ".join(f"{free} = {s['neighbour']['text']} gives {s['neighbour']['output_text']}"
-                                         for s in neighbours) + ")"
+                tail += (
+                    " ("
+                    + "; ".join(
+                        f"{free} = {s['neighbour']['text']} gives {s['neighbour']['output_text']}" for s in neighbours
+                    )
+                    + ")"
+                )
         elif everywhere:
             status = "solved"
             flat = low is not None and self._flat(low, high)
@@ -808,27 +832,41 @@ class _Problem:
                 tail = f"it never reaches {target_text}"
             elif gaps and self.integer:
                 a, b = gaps[0]
-                tail = (f"no whole {free} gives {target_text}: {free} = {self._typed(a)} gives {self._distinct(self.y(a))} "
-                        f"and {free} = {self._typed(b)} gives {self._distinct(self.y(b))}")
+                tail = (
+                    f"no whole {free} gives {target_text}: {free} = {self._typed(a)} gives {self._distinct(self.y(a))} "
+                    f"and {free} = {self._typed(b)} gives {self._distinct(self.y(b))}"
+                )
             elif gaps:
                 a, b = gaps[0]
-                tail = (f"it jumps past {target_text} between {free} = {self._typed(a)} and {free} = {self._typed(b)}")
+                tail = f"it jumps past {target_text} between {free} = {self._typed(a)} and {free} = {self._typed(b)}"
             else:
                 tail = f"no {free} gives {target_text}"
         message = f"{head}; {tail}"
-        turn_items = [{"value": t, "text": self._typed(float(f"{t:.3g}")) if not self.integer else self._typed(t)}
-                      for t in turns]
+        turn_items = [
+            {"value": t, "text": self._typed(float(f"{t:.3g}")) if not self.integer else self._typed(t)} for t in turns
+        ]
         if turn_items:
             message += " (it turns at " + _and([f"{free} = {t['text']}" for t in turn_items]) + ")"
         if self.late:
             message += "; the formula is slow beyond, so no further values were tried"
         return {
-            "input": free, "output": self.name, "sense": self.sense, "target": self.target,
-            "target_text": target_text, "status": status, "solutions": solutions, "turns": turn_items,
-            "range": {"low": low, "high": high,
-                      "low_text": self.write(low) if low is not None else "—",
-                      "high_text": self.write(high) if high is not None else "—"},
-            "message": message, "evaluations": self.evaluations, "cut": self.late,
+            "input": free,
+            "output": self.name,
+            "sense": self.sense,
+            "target": self.target,
+            "target_text": target_text,
+            "status": status,
+            "solutions": solutions,
+            "turns": turn_items,
+            "range": {
+                "low": low,
+                "high": high,
+                "low_text": self.write(low) if low is not None else "—",
+                "high_text": self.write(high) if high is not None else "—",
+            },
+            "message": message,
+            "evaluations": self.evaluations,
+            "cut": self.late,
         }
 
     def _flat(self, low, high) -> bool:

@@ -77,8 +77,13 @@ CHOICES: dict[str, dict[str, str]] = {
     "count": {"suffix": "k, M, B, T", "plain": "plain", "sci": "scientific"},
 }
 # How an entry's own format writes a family's values, named for the menu's default option.
-FORMAT_NAMES = {"sig": "plain, scientific from 10⁹", "int": "plain, in full", "sci": "scientific",
-                "fixed": "plain", "percent": "plain"}
+FORMAT_NAMES = {
+    "sig": "plain, scientific from 10⁹",
+    "int": "plain, in full",
+    "sci": "scientific",
+    "fixed": "plain",
+    "percent": "plain",
+}
 
 
 def default_name(fam: str, formats: list[str]) -> str:
@@ -86,7 +91,9 @@ def default_name(fam: str, formats: list[str]) -> str:
     names = []
     for fmt in formats:
         kind = fmt.split(":")[0]
-        name = CHOICES.get(fam, {}).get("auto", "with an SI prefix") if kind == "si" else FORMAT_NAMES.get(kind, "plain")
+        name = (
+            CHOICES.get(fam, {}).get("auto", "with an SI prefix") if kind == "si" else FORMAT_NAMES.get(kind, "plain")
+        )
         if name not in names:
             names.append(name)
     return "Default: " + (names[0] if len(names) == 1 else "as each result is written")
@@ -94,8 +101,13 @@ def default_name(fam: str, formats: list[str]) -> str:
 
 SUFFIX_STEPS = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")]
 # choice -> (exact factor from the base unit, the unit written after the number)
-SCALED = {"GB": (1e9, "GB"), "GiB": (2**30, "GiB"), "GB/s": (1e9, "GB/s"), "GiB/s": (2**30, "GiB/s"),
-          "pfsd": (PFLOP_S_DAY, "PFLOP/s-days")}
+SCALED = {
+    "GB": (1e9, "GB"),
+    "GiB": (2**30, "GiB"),
+    "GB/s": (1e9, "GB/s"),
+    "GiB/s": (2**30, "GiB/s"),
+    "pfsd": (PFLOP_S_DAY, "PFLOP/s-days"),
+}
 
 
 def family(unit: str) -> str:
@@ -147,8 +159,21 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
 
 # SI prefixes a reader may put before a unit (``80 GB``, ``327.7 kB``, ``1.5 ms``), and
 # binary ones before bytes (``1.25 GiB``).
-PREFIXES = {"Y": 24, "Z": 21, "E": 18, "P": 15, "T": 12, "G": 9, "M": 6, "k": 3,
-            "m": -3, "µ": -6, "μ": -6, "u": -6, "n": -9}
+PREFIXES = {
+    "Y": 24,
+    "Z": 21,
+    "E": 18,
+    "P": 15,
+    "T": 12,
+    "G": 9,
+    "M": 6,
+    "k": 3,
+    "m": -3,
+    "µ": -6,
+    "μ": -6,
+    "u": -6,
+    "n": -9,
+}
 BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 # Other ways a reader may write a unit: what the display choices write, and plain words.
 ALIASES = {"B": ("bytes", "byte"), "FLOP": ("FLOPs",), "B/s": ("bytes/s",)}
@@ -182,14 +207,14 @@ def read(text: str, unit: str = "") -> Fraction:
     if not s:
         raise NumberError("empty")
     for label, factor in WHOLE_LABELS.get(unit, {}).items():
-        if s.endswith(label) and s[:-len(label)].strip():
-            return read_exact(s[:-len(label)].strip()) * Fraction(factor)
+        if s.endswith(label) and s[: -len(label)].strip():
+            return read_exact(s[: -len(label)].strip()) * Fraction(factor)
     labels = [unit, *ALIASES.get(unit, ())] if unit else []
     if unit and unit.endswith("s") and len(unit) > 2 and "/" not in unit:
         labels.append(unit[:-1])  # 1 token
     for label in sorted(labels, key=len, reverse=True):
-        if s.endswith(label) and s[:-len(label)].strip():
-            rest = s[:-len(label)].rstrip()
+        if s.endswith(label) and s[: -len(label)].strip():
+            rest = s[: -len(label)].rstrip()
             try:
                 return _prefixed(rest, binary=family(unit) in ("bytes", "byte-rate"))
             except NumberError:
