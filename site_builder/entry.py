@@ -16,8 +16,27 @@ class Where:
     line: int
 
 
+class Located:
+    """An item that knows where each of its fields is written, so an error points at the field's
+    own line.  ``lines`` maps a field's path inside the item (``("default",)``,
+    ``("inputs", "N")``) to its line; the loader fills it."""
+
+    where: Where | None
+    lines: dict
+
+    def at(self, *path) -> Where | None:
+        """Where a field is written: ``at("default")``, ``at("inputs", "N")``.  A field the author
+        did not write is pointed at by the nearest written field that holds it, else the item's line."""
+        path = tuple(path)
+        while path and path not in self.lines:
+            path = path[:-1]
+        if not path or self.where is None:
+            return self.where
+        return Where(self.where.path, self.lines[path])
+
+
 @dataclass(frozen=True)
-class Input:
+class Input(Located):
     name: str
     label: str
     symbol: str
@@ -31,6 +50,7 @@ class Input:
     choices: tuple = ()
     help: str = ""
     where: Where | None = field(default=None, compare=False)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -53,7 +73,7 @@ class Input:
 
 
 @dataclass(frozen=True)
-class Output:
+class Output(Located):
     name: str
     label: str
     symbol: str
@@ -64,6 +84,7 @@ class Output:
     valid: str | None = None  # where the value means what the label says (see the schema)
     invalid: str | None = None  # the sentence shown outside it
     elastic: bool = True  # False for a position or a choice: no elasticity shown
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -82,7 +103,7 @@ class Output:
 
 
 @dataclass(frozen=True)
-class Check:
+class Check(Located):
     output: str
     printed: str
     index: int | None = None
@@ -91,10 +112,11 @@ class Check:
     range: str | None = None
     erratum: str | None = None
     where: Where | None = field(default=None, compare=False)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
 
 @dataclass(frozen=True)
-class Case:
+class Case(Located):
     id: str
     origin: str
     inputs: dict
@@ -106,6 +128,7 @@ class Case:
     preset: dict | None = None  # {model: id, hardware: id}: fills inputs through the entry's fill mapping
     solve: dict | None = field(default=None, hash=False)  # an inverse case: {input, output, sense, target}
     where: Where | None = field(default=None, compare=False)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
     def inverse(self) -> dict | None:
@@ -114,7 +137,7 @@ class Case:
 
 
 @dataclass(frozen=True)
-class Plot:
+class Plot(Located):
     x: str
     y: tuple[str, ...]
     start: float
@@ -125,6 +148,7 @@ class Plot:
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
     when: tuple = ()  # ((choice input, value), ...): the mode in which the swept input is used
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
     def headlines(self) -> tuple[str, ...]:
@@ -150,15 +174,16 @@ class Plot:
 
 
 @dataclass(frozen=True)
-class Feed:
+class Feed(Located):
     entry: int | str
     label: str
     inputs: dict
     where: Where | None = field(default=None, compare=False)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
 
 @dataclass(frozen=True)
-class Fill:
+class Fill(Located):
     """One line of an entry's ``fill:`` mapping: which preset field fills which input.
 
     ``field?`` marks a field the preset may lack; ``field / 1e9`` or ``field * 8`` converts
@@ -171,10 +196,11 @@ class Fill:
     op: str = ""
     factor: str = ""
     where: Where | None = field(default=None, compare=False)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
 
 @dataclass(frozen=True)
-class Entry:
+class Entry(Located):
     id: int | str
     slug: str
     title: str
@@ -196,13 +222,10 @@ class Entry:
     headline: tuple[str, ...] = ()  # the output(s) the statement prices, shown first and large
     fill: tuple[Fill, ...] = ()
     where: Where | None = field(default=None, compare=False)
-    # Line of each top-level key, and of the first content line of each block scalar.
-    key_lines: dict = field(default_factory=dict, compare=False)
+    # Line of every path in the file (("solve", "output"),), and of the first content line of each
+    # block scalar.  ``at("solve", "output")`` reads the first (see Located).
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
     block_lines: dict = field(default_factory=dict, compare=False)
-
-    def at(self, key: str) -> Where:
-        """Where a top-level key is written."""
-        return Where(self.where.path, self.key_lines.get(key, 1))
 
     @property
     def in_bank(self) -> bool:

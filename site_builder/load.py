@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,6 +70,31 @@ class _Tree:
         while at and at not in self.lines:
             at = at[:-1]
         return self.lines.get(at, 1)
+
+    def under(self, at) -> _Lines:
+        """The lines of the paths inside ``at``, relative to it: an item's ``lines`` (entry.Located)."""
+        return _Lines(self.lines, tuple(at))
+
+
+class _Lines(Mapping):
+    """A view of a file's path -> line table from inside one item: ``("default",)`` reads
+    ``("inputs", 0, "default")``.  A view, not a copy: making one per item costs nothing."""
+
+    def __init__(self, table: dict, prefix: tuple):
+        self.table, self.prefix = table, prefix
+
+    def __getitem__(self, path: tuple) -> int:
+        return self.table[self.prefix + tuple(path)]
+
+    def __contains__(self, path) -> bool:
+        return self.prefix + tuple(path) in self.table
+
+    def __iter__(self):
+        n = len(self.prefix)
+        return (path[n:] for path in self.table if path[:n] == self.prefix)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _show(at) -> str:
@@ -187,17 +213,26 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
 
     slug = _slug(path, raw["id"], problems, where("id"))
     inputs = tuple(
-        Input(**{k: (tuple(v) if k == "choices" else v) for k, v in item.items()}, where=where("inputs", i))
+        Input(
+            **{k: (tuple(v) if k == "choices" else v) for k, v in item.items()},
+            where=where("inputs", i),
+            lines=tree.under(("inputs", i)),
+        )
         for i, item in enumerate(raw["inputs"])
     )
-    outputs = tuple(Output(**item, where=where("outputs", i)) for i, item in enumerate(raw["outputs"]))
+    outputs = tuple(
+        Output(**item, where=where("outputs", i), lines=tree.under(("outputs", i)))
+        for i, item in enumerate(raw["outputs"])
+    )
     cases = tuple(
         Case(
             **{k: v for k, v in case.items() if k != "checks"},
             checks=tuple(
-                Check(**check, where=where("cases", c, "checks", k)) for k, check in enumerate(case["checks"])
+                Check(**check, where=where("cases", c, "checks", k), lines=tree.under(("cases", c, "checks", k)))
+                for k, check in enumerate(case["checks"])
             ),
             where=where("cases", c),
+            lines=tree.under(("cases", c)),
         )
         for c, case in enumerate(raw["cases"])
     )
@@ -230,6 +265,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
                 caption=p.get("caption", ""),
                 when=tuple(p.get("when", {}).items()),
                 where=where("plots", k),
+                lines=tree.under(("plots", k)),
             )
             for k, p in enumerate(raw.get("plots", []))
         ),
@@ -238,22 +274,28 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         solve=dict(raw["solve"]) if "solve" in raw else None,
         headline=tuple(raw.get("headline", [])),
         feeds=tuple(
-            Feed(entry=f["entry"], label=f["label"], inputs=dict(f["inputs"]), where=where("feeds", k))
+            Feed(
+                entry=f["entry"],
+                label=f["label"],
+                inputs=dict(f["inputs"]),
+                where=where("feeds", k),
+                lines=tree.under(("feeds", k)),
+            )
             for k, f in enumerate(raw.get("feeds", []))
         ),
         fill=tuple(
-            _fill(kind, name, text, where("fill", kind, name))
+            _fill(kind, name, text, where("fill", kind, name), tree.under(("fill", kind, name)))
             for kind, mapping in raw.get("fill", {}).items()
             for name, text in mapping.items()
         ),
-        key_lines={key: tree.line((key,)) for key in raw},
+        lines=tree.lines,
     )
 
 
 FILL = re.compile(r"(?P<field>[a-z][a-z0-9_]*)(?P<optional>\?)?(?:\s*(?P<op>[*/])\s*(?P<factor>[0-9.]+(?:e[0-9]+)?))?")
 
 
-def _fill(kind: str, name: str, text: str, where: Where) -> Fill:
+def _fill(kind: str, name: str, text: str, where: Where, lines: dict) -> Fill:
     """'layers', 'context?', 'memory / 1e9' -> Fill (the schema's pattern has admitted the text)."""
     m = FILL.fullmatch(text.strip())
     return Fill(
@@ -264,6 +306,7 @@ def _fill(kind: str, name: str, text: str, where: Where) -> Fill:
         op=m["op"] or "",
         factor=m["factor"] or "",
         where=where,
+        lines=lines,
     )
 
 
