@@ -480,9 +480,10 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
                 try:
                     calc.run(filled(entry, preset))
                 except Exception as exc:  # a DomainError names the input; anything else is the formula's
+                    where = entry.at("fill", kind, getattr(exc, "name", ""))  # the line filling the input a DomainError names
                     problems.add(
-                        entry.at("fill").path,
-                        entry.at("fill").line,
+                        where.path,
+                        where.line,
                         f"fill.{kind}: preset {preset.id!r} gives inputs the entry rejects: {exc}",
                     )
 
@@ -500,7 +501,7 @@ def resolve_case_presets(entries: list[Entry], root: Path, problems: Problems) -
                 inputs: dict = {}
                 for kind, pid in case.preset.items():
                     preset = presets.get(kind, {}).get(pid)
-                    where = case.where or entry.where
+                    where = case.at("preset", kind) or entry.where
                     if preset is None:
                         known = ", ".join(sorted(presets.get(kind, {}))) or "none"
                         problems.add(
