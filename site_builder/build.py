@@ -16,8 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import check, offline, search, stdlib, xz
+from . import offline, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
+from .bank import assemble
 from .cache import Cache, key
 from .entry import Entry
 from .errors import BuildFailed, Problems
@@ -26,18 +27,10 @@ from .render import Renderer
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
 from .runtime.solve import solve, typed
+from .timelimit import FormulaTimeout, time_limit
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def collect(entries_dir: Path) -> check.Checked:
-    """Load, check and typeset, or BuildFailed with every problem found."""
-    problems = Problems()
-    checked = check.check_bank(entries_dir, problems)
-    if problems:
-        raise BuildFailed(problems)
-    return checked
 
 
 def source_date() -> str:
@@ -134,7 +127,7 @@ def _qr_svgs(urls: list[str]) -> dict[str, str]:
 
 def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     """The whole site as ``{path: bytes}`` (vendored files as paths to link), and counts for the summary."""
-    checked = collect(entries_dir)
+    checked = assemble(entries_dir)
     entries, calculators, typeset, math_css = checked.entries, checked.calculators, checked.typeset, checked.css
     prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
@@ -173,12 +166,12 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         calc = calculators[entry.key]
         qr = qr_codes[site_url() + entry.url]
         try:
-            with check.time_limit():
+            with time_limit():
                 extras = {
                     "sweeps": [calc.sweep({}, p.spec()) for p in entry.plots],
                     "elasticities": calc.elasticities({}),
                 }
-        except check.FormulaTimeout as exc:
+        except FormulaTimeout as exc:
             problems = Problems()
             problems.add(
                 entry.where.path,

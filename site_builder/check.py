@@ -1,89 +1,31 @@
 """Everything the schema cannot say about entries, checked in one pass.
 
 Names and references agree, defaults lie in their domains, formulas compile and import
-only the allow-list, TeX typesets, and every case reproduces the book's printed value.
+only the allow-list, and every case reproduces the book's printed value.  Loading the bank
+is bank.py's, typesetting its TeX typeset.py's, the formulas' time limit timelimit.py's.
 """
 
 from __future__ import annotations
 
 import inspect
-import signal
-import threading
 from collections import Counter
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 
-from . import markdown, math, tolerance
+from . import tolerance
 from .entry import Entry
 from .errors import Problems, shown
-from .load import load_all, load_chapters, load_synthesis
-from .presets import check_fill, load_presets
 from .runtime import units as unit_table
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
 from .runtime.numbers import NumberError
 from .runtime.solve import NUMERIC, solve
+from .timelimit import FormulaTimeout, time_limit
 
 LIST_ONLY = ("length", "integer_elements", "sum")
-FORMULA_SECONDS = 2.0
 
 
 class Unsolved(Exception):
     """An inverse case whose question has no solution (or fewer than its checks ask for)."""
-
-
-class FormulaTimeout(BaseException):
-    """A formula that did not return in time: an endless loop, or a computation out of proportion.
-
-    A BaseException, so that no handler of a formula's own errors mistakes it for one."""
-
-
-@contextmanager
-def time_limit(seconds: float = FORMULA_SECONDS):
-    """Interrupt the formulas run inside after ``seconds`` (main thread only; elsewhere, no limit)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def expire(signum, frame):
-        raise FormulaTimeout(f"did not return within {seconds:g} s (an endless loop?)")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """The bank after checking: what the build renders, and what the check command counts."""
-
-    entries: list
-    calculators: dict
-    typeset: dict
-    css: str
-    prompts: tuple
-    intro: str
-    presets: dict = field(default_factory=dict)  # kind -> id -> Preset (entries/presets/)
-    chapters: dict = field(default_factory=dict)  # chapter number -> Chapter, from entries/_chapters.yaml
-
-
-def check_bank(entries_dir: Path, problems: Problems) -> Checked:
-    """Load every entry and the synthesis prompts, check them and typeset their TeX, recording problems."""
-    entries = load_all(entries_dir, problems)
-    prompts, intro = load_synthesis(entries_dir, problems)
-    chapters = load_chapters(entries_dir, problems)
-    calculators = check_entries(entries, problems)
-    presets = load_presets(entries_dir, problems)
-    check_fill(entries, presets, calculators, problems)
-    check_synthesis(prompts, entries, problems)
-    check_chapters(chapters, entries, problems)
-    typeset, css = check_tex(entries, problems, prompts) if entries else ({}, "")
-    return Checked(entries, calculators, typeset, css, prompts, intro, presets, chapters)
 
 
 def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calculator]:
@@ -467,25 +409,6 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
                 _add(problems, feed.where, f"{at}: at the defaults, entry {feed.entry} rejects the fed value: {exc}")
 
 
-def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
-    """(markdown text, line of its first line, what it is) for everything in an entry that holds TeX."""
-    items = [(entry.statement, entry.block_lines["statement"], "statement")]
-    if entry.notes:
-        items.append((entry.notes, entry.block_lines["notes"], "notes"))
-    for k, i in enumerate(entry.inputs):
-        items.append((f"${i.symbol}$" if i.symbol else "", i.where.line, f"inputs[{k}].symbol"))
-    for k, o in enumerate(entry.outputs):
-        items.append((f"${o.symbol}$" if o.symbol else "", o.where.line, f"outputs[{k}].symbol"))
-    for case in entry.cases:
-        if case.quote:
-            items.append((case.quote, case.where.line, f"case {case.id}: quote"))
-        for c in case.checks:
-            tex = markdown.printed_math(c.printed)
-            if tex:
-                items.append((f"${tex}$", c.where.line, f"case {case.id}: printed"))
-    return items
-
-
 def check_synthesis(prompts, entries: list[Entry], problems: Problems) -> None:
     keys = {e.key for e in entries}
     for prompt in prompts:
@@ -509,39 +432,3 @@ def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> 
                 f"chapter {chapter.number}: part {chapter.part}, but entry {entry.key} "
                 f"of that chapter is in Part {entry.part}",
             )
-
-
-def check_tex(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dict, str]:
-    """Typeset every fragment in one KaTeX run; record the ones KaTeX rejects at their line.
-
-    Returns the typeset HTML of each fragment and the stylesheet its classes need."""
-    sources = [(entry.where.path, *source) for entry in entries for source in tex_sources(entry)]
-    for prompt in prompts:
-        sources += [
-            (prompt.where.path, text, prompt.where.line, prompt.id) for text in (prompt.text, prompt.correction)
-        ]
-    located = []
-    for path, text, first_line, what in sources:
-        for stray in markdown.stray_dollars(text):
-            problems.add(
-                Path(path),
-                _line_of(text, stray, first_line),
-                f"{what}: '$' opens no math in {stray[:60]!r}; close the formula, or write \\$ for a dollar sign",
-            )
-        for fragment in markdown.fragments(text):
-            located.append((path, _line_of(text, fragment[0], first_line), what, fragment))
-    results, css = math.typeset_for_pages([f for *_, f in located])
-    typeset = {}
-    for (path, line, what, fragment), result in zip(located, results):
-        if result.error:
-            problems.add(Path(path), line, f"{what}: KaTeX cannot typeset {fragment[0]!r}: {result.error}")
-        typeset[fragment] = result.html
-    return typeset, css
-
-
-def _line_of(text: str, tex: str, first_line: int) -> int:
-    head = tex.splitlines()[0] if tex else ""
-    for offset, line in enumerate(text.splitlines()):
-        if head and head in line:
-            return first_line + offset
-    return first_line

@@ -82,10 +82,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(args) -> int:
-    from .check import check_bank
+    from .bank import gather
 
     problems = Problems()
-    checked = check_bank(args.entries, problems)
+    checked = gather(args.entries, problems)
     entries = checked.entries
     if args.only:
         wanted = {p.resolve() for p in args.only}

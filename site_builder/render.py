@@ -81,7 +81,7 @@ class Renderer:
         return Markup(markdown.render(text, self.math))
 
     def tex(self, symbol: str) -> Markup:
-        """One inline TeX symbol, typeset (check.tex_sources sent every symbol to KaTeX)."""
+        """One inline TeX symbol, typeset (typeset.tex_sources sent every symbol to KaTeX)."""
         return Markup(self.math[(symbol.strip(), False)]) if symbol.strip() else Markup("")
 
     def chapter(self, number: int):
