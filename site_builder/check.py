@@ -55,6 +55,19 @@ def _add(problems: Problems, where, message: str) -> None:
     problems.add(where.path, where.line, message)
 
 
+def _named(item, reason: str, *inside: str):
+    """Where the field a reason is about is written: of the item's fields, the one it names first
+    ('output: ...' -> the output's line; 'an erratum needs value' -> the erratum's)."""
+    named = [(reason.find(key), key) for key in ("input", "output", "target", "range", "erratum", "printed")]
+    found = [(at, key) for at, key in named if at >= 0]
+    return item.at(*inside, min(found)[1]) if found else item.at(*inside)
+
+
+def _compared(check):
+    """Where the number a check compares is written: its range, its value, or the printed text."""
+    return check.at("range" if check.range is not None else "value" if check.value is not None else "printed")
+
+
 def _check_ids(entries: list[Entry], problems: Problems) -> None:
     seen: dict[str, Entry] = {}
     for entry in entries:
@@ -65,14 +78,14 @@ def _check_ids(entries: list[Entry], problems: Problems) -> None:
     for entry in entries:
         for case in entry.cases:
             if case.id in cases:
-                _add(problems, case.where, f"case id {case.id!r} is also used in {shown(cases[case.id].where.path)}")
+                _add(problems, case.at("id"), f"case id {case.id!r} is also used in {shown(cases[case.id].where.path)}")
             cases.setdefault(case.id, entry)
     for entry in entries:
-        for ref in entry.related:
+        for k, ref in enumerate(entry.related):
             if str(ref) not in seen:
-                _add(problems, entry.at("related"), f"related: no entry with id {ref!r}")
+                _add(problems, entry.at("related", k), f"related: no entry with id {ref!r}")
             elif str(ref) == entry.key:
-                _add(problems, entry.at("related"), "related: an entry cannot relate to itself")
+                _add(problems, entry.at("related", k), "related: an entry cannot relate to itself")
 
 
 # Query names an entry page's link keeps for itself (pyodide_app/page.js): no input or output may take one.
@@ -82,46 +95,50 @@ PAGE_PARAMS = ("embed", "units", "solve", "model", "hardware", "show")
 def _check_fields(entry: Entry, problems: Problems) -> bool:
     """Record problems with names and domains; True when there were none."""
     before = len(problems)
-    for name in entry.may_be_infinite:
+    for k, name in enumerate(entry.may_be_infinite):
         if name not in {o.name for o in entry.outputs}:
-            _add(problems, entry.at("may_be_infinite"), f"may_be_infinite: {name!r} is not an output of this entry")
+            _add(problems, entry.at("may_be_infinite", k), f"may_be_infinite: {name!r} is not an output of this entry")
     for kind, items in (("inputs", entry.inputs), ("outputs", entry.outputs)):
         for name, count in Counter(i.name for i in items).items():
             if count > 1:
                 item = next(i for i in items if i.name == name)
-                _add(problems, item.where, f"{kind}: name {name!r} is used {count} times")
+                _add(problems, item.at("name"), f"{kind}: name {name!r} is used {count} times")
         for item in items:
             if item.name in PAGE_PARAMS:
                 _add(
                     problems,
-                    item.where,
+                    item.at("name"),
                     f"{kind}: name {item.name!r} is kept for the page's links "
                     f"({', '.join(PAGE_PARAMS)}); choose another",
                 )
     for k, item in enumerate(entry.inputs):
         at = f"inputs[{k}]"
         if item.type in ("real", "integer", "list") and item.domain is None:
-            _add(problems, item.where, f"{at}.domain: required for a {item.type} input, e.g. '[0, 1]' or '(0, inf)'")
+            _add(
+                problems,
+                item.at("domain"),
+                f"{at}.domain: required for a {item.type} input, e.g. '[0, 1]' or '(0, inf)'",
+            )
         if item.type == "choice" and not item.choices:
-            _add(problems, item.where, f"{at}.choices: required for a choice input")
+            _add(problems, item.at("type"), f"{at}.choices: required for a choice input")
         if item.type != "choice" and item.choices:
-            _add(problems, item.where, f"{at}.choices: only a choice input has choices")
+            _add(problems, item.at("choices"), f"{at}.choices: only a choice input has choices")
         for key in LIST_ONLY:
             if item.type != "list" and getattr(item, key) not in (None, False):
-                _add(problems, item.where, f"{at}.{key}: only a list input has {key}")
+                _add(problems, item.at(key), f"{at}.{key}: only a list input has {key}")
         for key in ("domain", "length"):
             if getattr(item, key) is not None:
                 try:
                     Interval.parse(getattr(item, key))
                 except ValueError as exc:
-                    _add(problems, item.where, f"{at}.{key}: {exc}")
+                    _add(problems, item.at(key), f"{at}.{key}: {exc}")
                     continue
         if len(problems) > before:
             continue  # the domain itself is wrong, reported above
         try:
             Domain.from_spec(item.spec()).read(item.default)
         except DomainError as exc:
-            _add(problems, item.where, f"{at}.default: {exc.message}")
+            _add(problems, item.at("default"), f"{at}.default: {exc.message}")
     return len(problems) == before
 
 
@@ -196,11 +213,11 @@ def _question_problem(entry: Entry, calc: Calculator, question: dict) -> str | N
 
 def _check_headline(entry: Entry, problems: Problems) -> None:
     names = [o.name for o in entry.outputs]
-    for name in entry.headline:
+    for k, name in enumerate(entry.headline):
         if name not in names:
             _add(
                 problems,
-                entry.at("headline"),
+                entry.at("headline", k),
                 f"headline: {name!r} is not an output of this entry (outputs: {', '.join(names)})",
             )
 
@@ -211,7 +228,7 @@ def _check_question(entry: Entry, calc: Calculator, problems: Problems) -> None:
         return
     reason = _question_problem(entry, calc, entry.solve)
     if reason:
-        _add(problems, entry.at("solve"), f"solve.{reason}")
+        _add(problems, _named(entry, reason, "solve"), f"solve.{reason}")
 
 
 def reproduce(calc: Calculator, case) -> list:
@@ -248,16 +265,20 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
     outputs = {o.name: o.format for o in entry.outputs}
     for case in entry.cases:
         if case.origin == "book" and not case.source:
-            _add(problems, case.where, f"case {case.id}: a book case needs source (seed file and place)")
+            _add(problems, case.at("origin"), f"case {case.id}: a book case needs source (seed file and place)")
         if case.origin == "derived" and not case.note:
-            _add(problems, case.where, f"case {case.id}: a derived case needs note (the hand-checked arithmetic)")
+            _add(
+                problems, case.at("origin"), f"case {case.id}: a derived case needs note (the hand-checked arithmetic)"
+            )
         if case.origin == "published" and not case.citation:
-            _add(problems, case.where, f"case {case.id}: a published case needs citation (title, url, where)")
+            _add(problems, case.at("origin"), f"case {case.id}: a published case needs citation (title, url, where)")
         broken = False
         for name in case.inputs:
             if name not in calc.defaults:
                 _add(
-                    problems, case.where, f"case {case.id}: unknown input {name!r}; inputs: {', '.join(calc.defaults)}"
+                    problems,
+                    case.at("inputs", name),
+                    f"case {case.id}: unknown input {name!r}; inputs: {', '.join(calc.defaults)}",
                 )
                 broken = True
         question = case.inverse
@@ -265,12 +286,12 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
         if question is not None:
             reason = _question_problem(entry, calc, question)
             if reason:
-                _add(problems, case.where, f"case {case.id}: solve.{reason}")
+                _add(problems, _named(case, reason, "solve"), f"case {case.id}: solve.{reason}")
                 broken = True
             elif question["input"] in case.inputs:
                 _add(
                     problems,
-                    case.where,
+                    case.at("inputs", question["input"]),
                     f"case {case.id}: {question['input']} is solved for, so inputs must not give it",
                 )
                 broken = True
@@ -280,36 +301,38 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
                 also = f"; or the freed input {question['input']!r}" if question else ""
                 _add(
                     problems,
-                    check.where,
+                    check.at("output"),
                     f"case {case.id}: unknown output {check.output!r}; outputs: {', '.join(sorted(outputs))}{also}",
                 )
                 broken = True
             reason = tolerance.problem(check, checked.get(check.output, "sig"))
             if reason:
-                _add(problems, check.where, f"case {case.id}: {reason}")
+                _add(problems, _named(check, reason), f"case {case.id}: {reason}")
                 broken = True
         if broken:
             continue
         try:
             pairs = reproduce(calc, case)
         except Unsolved as exc:
-            _add(problems, case.where, f"case {case.id}: {exc}")
+            _add(problems, case.at("solve"), f"case {case.id}: {exc}")
             continue
         except DomainError as exc:
-            _add(problems, case.where, f"case {case.id}: inputs rejected: {exc}")
+            _add(problems, case.at("inputs", exc.name), f"case {case.id}: inputs rejected: {exc}")
             continue
         except Exception as exc:
-            _add(problems, case.where, f"case {case.id}: formula raises {exc!r}")
+            _add(problems, case.at("inputs"), f"case {case.id}: formula raises {exc!r}")
             continue
         for check, actual in pairs:
             miss = tolerance.verify(check, actual)
             if miss and case.origin == "published":
                 miss = miss.replace("book prints", "the source prints")
             if miss:
-                _add(problems, check.where, f"case {case.id}: {miss}")
+                _add(problems, _compared(check), f"case {case.id}: {miss}")
             elif check.erratum is not None and not tolerance.book_disagrees(check, actual):
                 _add(
-                    problems, check.where, f"case {case.id}: erratum on {check.output}, but the printed value is right"
+                    problems,
+                    check.at("erratum"),
+                    f"case {case.id}: erratum on {check.output}, but the printed value is right",
                 )
 
 
@@ -330,33 +353,33 @@ def _check_plots(entry: Entry, calc: Calculator, problems: Problems) -> None:
         before = len(problems)
         d = domains.get(plot.x)
         if d is None or d.kind not in ("real", "integer"):
-            _add(problems, plot.where, f"{at}.x: {plot.x!r} is not a real or integer input")
+            _add(problems, plot.at("x"), f"{at}.x: {plot.x!r} is not a real or integer input")
             continue
         if not plot.start < plot.stop:
-            _add(problems, plot.where, f"{at}: from ({plot.start:g}) must be below to ({plot.stop:g})")
-        for end in (plot.start, plot.stop):
+            _add(problems, plot.at("from"), f"{at}: from ({plot.start:g}) must be below to ({plot.stop:g})")
+        for key, end in (("from", plot.start), ("to", plot.stop)):
             if end not in d.interval:
-                _add(problems, plot.where, f"{at}: {end:g} is outside {plot.x}'s domain {d.interval}")
+                _add(problems, plot.at(key), f"{at}: {end:g} is outside {plot.x}'s domain {d.interval}")
         if plot.log_x and plot.start <= 0:
-            _add(problems, plot.where, f"{at}.log_x: a logarithmic axis needs from > 0")
-        for name in plot.y:
+            _add(problems, plot.at("log_x"), f"{at}.log_x: a logarithmic axis needs from > 0")
+        for j, name in enumerate(plot.y):
             if name not in defaults:
-                _add(problems, plot.where, f"{at}.y: unknown output {name!r}")
+                _add(problems, plot.at("y", j), f"{at}.y: unknown output {name!r}")
             elif not _numeric(defaults[name]["value"]):
-                _add(problems, plot.where, f"{at}.y: {name!r} is not a single number, so it cannot be drawn")
+                _add(problems, plot.at("y", j), f"{at}.y: {name!r} is not a single number, so it cannot be drawn")
         if len(problems) == before:
             points = calc.sweep({}, plot.spec())
             drawn = [y for name in plot.y for y in points["y"].get(name, []) if y is not None]
             if len(drawn) < 2:
                 _add(
                     problems,
-                    plot.where,
+                    plot.at("y"),
                     f"{at}: the formula gives fewer than two drawable points over [{plot.start:g}, {plot.stop:g}]",
                 )
             elif plot.log_y and min(drawn) <= 0:
                 _add(
                     problems,
-                    plot.where,
+                    plot.at("log_y"),
                     f"{at}.log_y: the outputs reach {min(drawn):g}; a logarithmic axis needs them positive",
                 )
 
@@ -377,7 +400,11 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
             at = f"feeds[{k}]"
             target = calculators.get(str(feed.entry))
             if target is None:
-                _add(problems, feed.where, f"{at}.entry: no entry with id {feed.entry!r} (or its formula is broken)")
+                _add(
+                    problems,
+                    feed.at("entry"),
+                    f"{at}.entry: no entry with id {feed.entry!r} (or its formula is broken)",
+                )
                 continue
             if source is None:
                 continue
@@ -386,14 +413,14 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
                 if name not in target.defaults:
                     _add(
                         problems,
-                        feed.where,
+                        feed.at("inputs", name),
                         f"{at}.inputs: entry {feed.entry} has no input {name!r}; it has {', '.join(target.defaults)}",
                     )
                     bad = True
                 if origin not in source.defaults and origin not in {o["name"] for o in source.outputs}:
                     _add(
                         problems,
-                        feed.where,
+                        feed.at("inputs", name),
                         f"{at}.inputs.{name}: {origin!r} is neither an input nor an output of this entry",
                     )
                     bad = True
@@ -406,7 +433,11 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
             try:
                 target.run(fed)
             except DomainError as exc:
-                _add(problems, feed.where, f"{at}: at the defaults, entry {feed.entry} rejects the fed value: {exc}")
+                _add(
+                    problems,
+                    feed.at("inputs", exc.name),
+                    f"{at}: at the defaults, entry {feed.entry} rejects the fed value: {exc}",
+                )
 
 
 def check_synthesis(prompts, entries: list[Entry], problems: Problems) -> None:

@@ -16,16 +16,16 @@ def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     if entry.notes:
         items.append((entry.notes, entry.block_lines["notes"], "notes"))
     for k, i in enumerate(entry.inputs):
-        items.append((f"${i.symbol}$" if i.symbol else "", i.where.line, f"inputs[{k}].symbol"))
+        items.append((f"${i.symbol}$" if i.symbol else "", i.at("symbol").line, f"inputs[{k}].symbol"))
     for k, o in enumerate(entry.outputs):
-        items.append((f"${o.symbol}$" if o.symbol else "", o.where.line, f"outputs[{k}].symbol"))
+        items.append((f"${o.symbol}$" if o.symbol else "", o.at("symbol").line, f"outputs[{k}].symbol"))
     for case in entry.cases:
         if case.quote:
-            items.append((case.quote, case.where.line, f"case {case.id}: quote"))
+            items.append((case.quote, case.at("quote").line, f"case {case.id}: quote"))
         for c in case.checks:
             tex = markdown.printed_math(c.printed)
             if tex:
-                items.append((f"${tex}$", c.where.line, f"case {case.id}: printed"))
+                items.append((f"${tex}$", c.at("printed").line, f"case {case.id}: printed"))
     return items
 
 
