@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,79 @@ def test_bad_entry_reports_exactly(folder, capsys):
     assert code == 1
     assert captured.err == expected
     assert "Traceback" not in captured.err
+
+
+# What the line of each error a fixture reports holds (in the order reported): the field the
+# message names, so that an error pointing back at its item's first line fails here.  A field
+# the author left out is pointed at by what asks for it (a book case's origin asks for source),
+# or by its item.
+AT_FAULT = {
+    "bad-interval": ['domain: "[1, inf]"'],
+    "book-case-without-source": ["origin: book"],
+    "case-gives-the-solved-input": ["D: 3"],
+    "case-input-outside-domain": ["D: -3"],
+    "case-not-reproduced": ['printed: "37"'],
+    "case-printed-words-without-value": ['printed: "three dozen"'],
+    "case-unknown-input": ["T: 3"],
+    "case-unknown-output": ["output: cost"],
+    "choices-missing": ["type: choice"],
+    "choices-on-a-real-input": ["choices:"],
+    "default-not-a-number": ["default: two"],
+    "default-outside-domain": ["default: 0"],
+    "derived-case-without-note": ["origin: derived"],
+    "domain-missing": ["- name: D"],
+    "duplicate-case-id": ["id: toy-case"],
+    "duplicate-id": ["id: 1"],
+    "duplicate-input-name": ["name: N"],
+    "duplicate-key": ["chapter:"],
+    "empty-file": [""],
+    "erratum-where-the-book-is-right": ["erratum:"],
+    "erratum-without-value": ["erratum:"],
+    "feed-carries-an-unknown-value": ["D: cost"],
+    "feed-unknown-input": ["T: D"],
+    "formula-does-not-compile": ["def compute(N, D)"],
+    "formula-imports-outside-allow-list": ["import os"],
+    "formula-never-returns": ["def compute("],
+    "formula-parameters-differ-from-inputs": ["def compute(D, N)"],
+    "formula-raises-on-defaults": ["def compute(", 'printed: "36"'],
+    "formula-returns-wrong-outputs": ["def compute("],
+    "formula-without-compute": ["def cost("],
+    "id-does-not-match-file-name": ["id: 2"],
+    "input-name-reserved": ["name: solve"],
+    "interval-not-an-interval": ['domain: "1 to 10"'],
+    "invalid-yaml": ["label: oops"],
+    "inverse-case-bad-target": ['target: "36 GB"'],
+    "inverse-case-without-solution": ["solve: {"],
+    "list-key-on-a-scalar-input": ["sum: 1"],
+    "missing-key": ["id: 1"],
+    "part-not-allowed": ["part: IV"],
+    "plot-end-outside-domain": ["to: 20"],
+    "plot-log-axis-from-zero": ["log_x: true"],
+    "plot-unknown-output": ["- cost"],
+    "published-case-preset-cannot-fill": ["preset: {model: toy}", 'printed: "72"'],
+    "published-case-unknown-preset": ["preset: {model: nonesuch}", 'printed: "72"'],
+    "published-case-without-citation": ["origin: published"],
+    "several-mistakes-at-once": ["part: IV", "author:"],
+    "solve-frees-a-list-input": ["input: w"],
+    "solve-unknown-output": ["output: cost"],
+    "tex-bad-symbol": ["symbol: D_{"],
+    "tex-dollar-opens-no-math": ["$6ND FLOPs"],
+    "tex-katex-cannot-parse": ["$\\frac{6ND$"],
+    "unknown-key": ["author:"],
+    "unknown-output-format": ["format: money"],
+    "unknown-related-entry": ["related: [7]"],
+    "wrong-type": ["chapter: two"],
+}
+
+
+@pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])
+def test_each_error_points_at_the_line_at_fault(folder):
+    reported = re.findall(r"^\{here\}/([^:]+):(\d+): ", (folder / "expected.txt").read_text(), re.M)
+    assert folder.name in AT_FAULT, "add to AT_FAULT what the line of each error this fixture reports holds"
+    assert len(reported) == len(AT_FAULT[folder.name])
+    for (name, line), held in zip(reported, AT_FAULT[folder.name]):
+        text = (folder / name).read_text(encoding="utf-8").splitlines()
+        assert held in (text[int(line) - 1] if text else ""), f"{name}:{line} does not hold {held!r}"
 
 
 def test_there_is_a_fixture_per_kind_of_mistake():
