@@ -443,9 +443,11 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
 def check_synthesis(prompts, entries: list[Entry], problems: Problems) -> None:
     keys = {e.key for e in entries}
     for prompt in prompts:
-        for ref in prompt.entries:
+        written = [("groups", g, "entries", j) for g, (_, refs) in enumerate(prompt.groups) for j in range(len(refs))]
+        for k, ref in enumerate(prompt.entries):
             if str(ref) not in keys:
-                _add(problems, prompt.where, f"{prompt.id}: no entry with id {ref!r}")
+                at = written[k] if prompt.groups else ("entries", k)
+                _add(problems, prompt.at(*at), f"{prompt.id}: no entry with id {ref!r}")
 
 
 def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> None:
@@ -459,7 +461,7 @@ def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> 
         elif chapter.part != entry.part:
             _add(
                 problems,
-                chapter.where,
+                chapter.at("part"),
                 f"chapter {chapter.number}: part {chapter.part}, but entry {entry.key} "
                 f"of that chapter is in Part {entry.part}",
             )

@@ -283,7 +283,7 @@ class Entry(Located):
 
 
 @dataclass(frozen=True)
-class Synthesis:
+class Synthesis(Located):
     """One of the bank's synthesis essay prompts and the entries it draws on."""
 
     id: str
@@ -292,10 +292,11 @@ class Synthesis:
     correction: str = ""
     where: Where | None = field(default=None, compare=False)
     groups: tuple = ()  # (label, entries) in the prompt's order, when it names parts (S4's four budgets)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
 
 @dataclass(frozen=True)
-class Chapter:
+class Chapter(Located):
     """What one chapter of the book covers (entries/_chapters.yaml); its entries are the ones whose
     ``chapter`` names it."""
 
@@ -304,6 +305,7 @@ class Chapter:
     short: str
     covers: str
     where: Where | None = field(default=None, compare=False)
+    lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
     def part_title(self) -> str:

@@ -371,6 +371,7 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
                 item.get("correction", ""),
                 Where(path, tree.line(("prompts", k))),
                 groups,
+                lines=tree.under(("prompts", k)),
             )
         )
     return tuple(prompts), raw.get("intro", "")
@@ -407,18 +408,28 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
             continue
         number, part = item["chapter"], item["part"]
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= CHAPTER_COUNT:
-            problems.add(path, line, f"chapters[{k}].chapter: {number!r} is not a chapter 1-{CHAPTER_COUNT}")
+            problems.add(
+                path,
+                tree.line(("chapters", k, "chapter")),
+                f"chapters[{k}].chapter: {number!r} is not a chapter 1-{CHAPTER_COUNT}",
+            )
             continue
         if number in chapters:
-            problems.add(path, line, f"chapters[{k}]: chapter {number} is described twice")
+            problems.add(
+                path, tree.line(("chapters", k, "chapter")), f"chapters[{k}]: chapter {number} is described twice"
+            )
             continue
         if part not in PART_TITLES:
-            problems.add(path, line, f"chapters[{k}].part: {part!r} is not one of {', '.join(PART_TITLES)}")
+            problems.add(
+                path,
+                tree.line(("chapters", k, "part")),
+                f"chapters[{k}].part: {part!r} is not one of {', '.join(PART_TITLES)}",
+            )
             continue
         texts = {name: " ".join(str(item[name] or "").split()) for name in ("short", "covers")}
         empty = [name for name, text in texts.items() if not text]
         if empty:
-            problems.add(path, line, f"chapters[{k}].{empty[0]}: must not be empty")
+            problems.add(path, tree.line(("chapters", k, empty[0])), f"chapters[{k}].{empty[0]}: must not be empty")
             continue
         if len(texts["short"]) > 60:
             problems.add(
@@ -427,7 +438,9 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
                 f"chapters[{k}].short: {len(texts['short'])} characters; at most 60 fit an entry's kicker",
             )
             continue
-        chapters[number] = Chapter(number, part, texts["short"], texts["covers"], Where(path, line))
+        chapters[number] = Chapter(
+            number, part, texts["short"], texts["covers"], Where(path, line), lines=tree.under(("chapters", k))
+        )
     missing = [n for n in range(1, CHAPTER_COUNT + 1) if n not in chapters]
     if missing and len(chapters) == len(items):
         problems.add(

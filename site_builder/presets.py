@@ -480,7 +480,7 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
                 try:
                     calc.run(filled(entry, preset))
                 except Exception as exc:  # a DomainError names the input; anything else is the formula's
-                    where = entry.at("fill", kind, getattr(exc, "name", ""))  # the line filling the input a DomainError names
+                    where = entry.at("fill", kind, getattr(exc, "name", ""))  # that input's fill line
                     problems.add(
                         where.path,
                         where.line,

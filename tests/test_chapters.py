@@ -66,6 +66,23 @@ def test_a_part_that_disagrees_with_the_chapters_entries_is_named(tmp_path, bank
     problems = Problems()
     check_chapters(found, entries, problems)
     assert "chapter 11: part II, but entry 35 of that chapter is in Part III" in problems.report()
+    # at the chapter's part: line, not its first line
+    lines = (tmp_path / CHAPTERS_FILE).read_text().splitlines()
+    assert {lines[e.line - 1].strip() for e in problems.items} == {"part: II"}
+
+
+def test_a_prompts_unknown_entry_is_named_at_its_own_line(tmp_path, bank):
+    from site_builder.check import check_synthesis
+    from site_builder.load import load_synthesis
+
+    entries, _ = bank
+    text = "intro: x\nprompts:\n  - id: S9\n    text: t\n    groups:\n      - label: a\n        entries: [1]\n"
+    text += "      - label: b\n        entries:\n          - 2\n          - 99\n"
+    (tmp_path / "_synthesis.yaml").write_text(text)
+    problems = Problems()
+    prompts, _ = load_synthesis(tmp_path, problems)
+    check_synthesis(prompts, entries, problems)
+    assert [(e.line, e.message) for e in problems.items] == [(11, "S9: no entry with id 99")]
 
 
 def test_chapters_page_describes_every_chapter_and_lists_the_entries_that_name_it(site, bank):
