@@ -317,7 +317,12 @@ def _check_cases(entry: Entry, calc: Calculator, problems: Problems) -> None:
             _add(problems, case.at("solve"), f"case {case.id}: {exc}")
             continue
         except DomainError as exc:
-            _add(problems, case.at("inputs", exc.name), f"case {case.id}: inputs rejected: {exc}")
+            written = ("inputs", exc.name) in case.lines or not case.preset  # else a preset filled it
+            _add(
+                problems,
+                case.at("inputs", exc.name) if written else case.at("preset"),
+                f"case {case.id}: inputs rejected: {exc}",
+            )
             continue
         except Exception as exc:
             _add(problems, case.at("inputs"), f"case {case.id}: formula raises {exc!r}")

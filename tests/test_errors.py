@@ -72,6 +72,7 @@ AT_FAULT = {
     "plot-unknown-output": ["- cost"],
     "published-case-preset-cannot-fill": ["preset: {model: toy}", 'printed: "72"'],
     "published-case-unknown-preset": ["preset: {model: nonesuch}", 'printed: "72"'],
+    "published-case-preset-outside-domain": ["model: {N: layers", "preset: {model: toy}"],
     "published-case-without-citation": ["origin: published"],
     "several-mistakes-at-once": ["part: IV", "author:"],
     "solve-frees-a-list-input": ["input: w"],
