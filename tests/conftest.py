@@ -1,4 +1,5 @@
-"""Shared fixtures: the loaded bank, one built site per test session, and Chromium."""
+"""Shared fixtures: the loaded bank, one built site per test session, and Chromium (plain helpers
+and constants live in tests/support.py)."""
 
 from __future__ import annotations
 
@@ -8,33 +9,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.build import build, write_site
-from site_builder.check import check_entries
-from site_builder.errors import Problems
-from site_builder.load import load_all
-
-ROOT = Path(__file__).resolve().parent.parent
-ENTRIES = ROOT / "entries"
-SHARED = ROOT.parent / "shared"
-
-# The flags Chromium needs on a machine with no network but loopback.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def load_bank():
-    problems = Problems()
-    entries = load_all(ENTRIES, problems)
-    calculators = check_entries(entries, problems)
-    assert not problems, problems.report()
-    return entries, calculators
+from tests.support import CHROMIUM_ARGS, ENTRIES, load_bank
 
 
 @pytest.fixture(scope="session")

@@ -4,14 +4,13 @@ the project's files say (the book's texts name no author: none is invented)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from site_builder.runtime.citation import book_bibtex
+from tests.support import ROOT
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("path", ["/", "/35/", "/toolkit/softmax/", "/chapters/", "/synthesis/", "/404.html"])

@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 
-from tests.conftest import load_bank
+from tests.support import load_bank
 from tests.test_browser import open_entry
 
 ENTRIES = load_bank()[0]

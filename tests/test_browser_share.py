@@ -9,7 +9,7 @@ import pytest
 
 from site_builder.build import build, write_site
 from site_builder.serve import SiteServer
-from tests.conftest import ENTRIES
+from tests.support import ENTRIES
 from tests.test_browser import PYTHON_READY_MS, open_entry
 
 pytestmark = pytest.mark.browser

@@ -9,6 +9,7 @@ import pytest
 
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.solve import solve
+from tests.support import ROOT
 from tests.test_browser import open_entry
 from tests.test_browser_share import PAYLOADS
 
@@ -231,8 +232,6 @@ def test_without_javascript_a_question_link_shows_the_page_as_built(browser, ser
 
 @pytest.mark.parametrize("path", ["/35/?solve=s&total<=80GB", "/46/?solve=p&vote_gain=0.05"])
 def test_the_panel_in_use_has_no_serious_accessibility_violation(browser, server, path):
-    from tests.conftest import ROOT
-
     axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
     # axe is injected as a script, which the production policy rightly refuses: this context alone bypasses it.
     context = browser.new_context(bypass_csp=True, service_workers="block")

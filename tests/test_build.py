@@ -13,7 +13,7 @@ from site_builder import markdown
 from site_builder.build import build
 from site_builder.cli import main
 from site_builder.urls import site_url
-from tests.conftest import ENTRIES
+from tests.support import ENTRIES, load_bank
 
 TEXT_SUFFIXES = {".html", ".css", ".js", ".mjs", ".py", ".json", ".svg", ".txt", ".xml", ".webmanifest"}
 # Vendored npm files are checked in the browser test instead: no request leaves 127.0.0.1.
@@ -72,14 +72,12 @@ def test_pages_carry_results_for_the_defaults(site, bank):
 def _cited_urls() -> set:
     """The sources presets and published cases cite: links a reader follows, never fetched by the page."""
     from site_builder.errors import Problems
-    from site_builder.load import load_all
     from site_builder.presets import load_presets
-    from tests.conftest import ENTRIES
 
     cited = {
         s.url for kind in load_presets(ENTRIES, Problems()).values() for p in kind.values() for s in p.sources.values()
     }
-    return cited | {c.citation["url"] for e in load_all(ENTRIES, Problems()) for c in e.cases if c.citation}
+    return cited | {c.citation["url"] for e in load_bank()[0] for c in e.cases if c.citation}
 
 
 def test_no_url_to_another_host(site):

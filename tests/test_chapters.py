@@ -12,7 +12,7 @@ from markupsafe import escape
 from site_builder.check import check_chapters
 from site_builder.errors import Problems
 from site_builder.load import CHAPTERS_FILE, load_chapters
-from tests.conftest import ENTRIES
+from tests.support import ENTRIES
 
 RAW = yaml.safe_load((ENTRIES / CHAPTERS_FILE).read_text())
 

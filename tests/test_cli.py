@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from site_builder.cli import main
 
 
@@ -167,7 +169,6 @@ def test_an_unknown_preset_exits_2_listing_the_ones_that_fill_the_entry(capsys):
 
 
 def test_an_unknown_option_is_still_an_error(capsys):
-    import pytest
 
     with pytest.raises(SystemExit):
         main(["compute", "35", "--bogus"])

@@ -16,8 +16,8 @@ import urllib.parse
 import pytest
 
 from site_builder.serve import Handler, SiteServer
-from tests.conftest import load_bank
 from tests.engines import Firefox, WebKit, webkit_console
+from tests.support import load_bank
 
 pytestmark = pytest.mark.browser
 READY_S = 120  # a ceiling for a loaded CI machine, not a speed target

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_bank
+from tests.support import ROOT, load_bank
 from tests.test_browser import open_entry
 
-ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ENTRIES, CALCULATORS = load_bank()
 

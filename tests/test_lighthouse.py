@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import CHROMIUM_ARGS, ROOT
+from tests.support import CHROMIUM_ARGS, ROOT
 
 pytestmark = pytest.mark.browser
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"

@@ -11,11 +11,9 @@ import pytest
 from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems, shown
-from site_builder.load import load_all
 from site_builder.runtime.calculator import Calculator
+from tests.support import ENTRIES, ROOT, load_bank
 
-ROOT = Path(__file__).resolve().parent.parent
-ENTRIES = ROOT / "entries"
 BAD = Path(__file__).parent / "bad_presets"
 FIXTURES = sorted(p for p in BAD.iterdir() if p.is_dir())
 
@@ -23,10 +21,9 @@ FIXTURES = sorted(p for p in BAD.iterdir() if p.is_dir())
 @pytest.fixture(scope="module")
 def bank():
     problems = Problems()
-    entries = load_all(ENTRIES, problems)
     presets = P.load_presets(ENTRIES, problems)
     assert not problems, problems.report()
-    return entries, presets
+    return load_bank()[0], presets
 
 
 @pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])

@@ -12,17 +12,13 @@ import json
 import math
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from site_builder import stdlib
 from site_builder.runtime import calculator as runtime_calculator
 from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json, solve_json
-from tests.conftest import load_bank
-
-ROOT = Path(__file__).resolve().parent.parent
-
+from tests.support import ROOT, load_bank
 
 # Values as readers write them, read alike by both Pythons (with the same echo).
 TYPED = {

@@ -21,7 +21,7 @@ from site_builder.runtime import units
 from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import NumberError
 from site_builder.runtime.solve import MAX_EVALUATIONS, printed_tolerance, solve, typed
-from tests.conftest import load_bank
+from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from site_builder.runtime import units
-from tests.conftest import load_bank
+from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
 
