@@ -1,5 +1,6 @@
-"""What the test modules share that is not a fixture: the project's folders, Chromium's flags, and
-the bank, loaded and checked once per session however many modules parametrize over it."""
+"""What the test modules share that is not a fixture: the project's folders, Chromium's flags, the
+programs the ``node`` and ``browser`` markers stand for, and the bank, loaded and checked once per
+session however many modules parametrize over it."""
 
 from __future__ import annotations
 
@@ -24,6 +25,23 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+# What each marker stands for: the programs a test so marked may start (conftest.py refuses the
+# others).  Playwright's own driver, a Node binary inside its Python package, is part of the
+# Python install, not of Node.js.
+NEEDS = {
+    "node": {"node"},
+    "browser": {"chromium", "firefox-esr", "firefox", "WebKitWebDriver", "MiniBrowser", "xvfb-run", "lighthouse"},
+}
+PLAYWRIGHT_DRIVER = "/playwright/driver/"
+
+
+def refused(program: str, marks: set[str]) -> str | None:
+    """The marker a test carrying ``marks`` lacks to start ``program``, or None when it may."""
+    if PLAYWRIGHT_DRIVER in program.replace("\\", "/"):
+        return None
+    name = Path(program).name
+    return next((mark for mark, programs in NEEDS.items() if name in programs and mark not in marks), None)
 
 
 @functools.cache

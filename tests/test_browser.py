@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
 
 

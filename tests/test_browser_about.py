@@ -10,7 +10,7 @@ import pytest
 from site_builder.runtime.citation import book_bibtex
 from tests.support import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 @pytest.mark.parametrize("path", ["/", "/35/", "/toolkit/softmax/", "/chapters/", "/synthesis/", "/404.html"])

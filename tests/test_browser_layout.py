@@ -14,6 +14,8 @@ import pytest
 from tests.support import load_bank
 from tests.test_browser import open_entry
 
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
+
 ENTRIES = load_bank()[0]
 URLS = [e.url for e in ENTRIES]
 

@@ -21,7 +21,7 @@ from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import write_input
 from tests.test_browser import PYTHON_READY_MS, open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 # (how, what): "link" clicks the first link in the page whose href is, or starts with, `what`
 # (a trailing "?" means a "feeds into" link with its values); "back" and "forward" are the browser's.

@@ -7,7 +7,7 @@ import pytest
 
 from tests.test_browser import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def test_pages_are_served_with_the_production_headers(server):

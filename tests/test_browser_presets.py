@@ -11,7 +11,7 @@ import pytest
 from tests.test_browser import open_entry
 from tests.test_browser_share import PAYLOADS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 NBSP = "\u00a0"
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.test_search import QUERIES
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def url(key) -> str:

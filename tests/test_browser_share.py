@@ -12,7 +12,7 @@ from site_builder.serve import SiteServer
 from tests.support import ENTRIES
 from tests.test_browser import PYTHON_READY_MS, open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 PAYLOADS = [
     "<script>window.__pwned=1</script>",

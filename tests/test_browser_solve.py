@@ -13,7 +13,7 @@ from tests.support import ROOT
 from tests.test_browser import open_entry
 from tests.test_browser_share import PAYLOADS
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def expected(bank, key, raw, free, output, sense, target):

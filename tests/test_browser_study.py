@@ -8,7 +8,7 @@ import pytest
 
 from tests.test_browser import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def test_a_chart_redraws_after_an_input_change(page, server):

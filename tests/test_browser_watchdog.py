@@ -11,7 +11,7 @@ from site_builder.build import build, write_site
 from site_builder.serve import SiteServer
 from tests.test_browser import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 SLOW = Path(__file__).parent / "slow_entries"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 from markupsafe import escape
 
@@ -68,6 +69,7 @@ def test_a_part_that_disagrees_with_the_chapters_entries_is_named(tmp_path, bank
     assert "chapter 11: part II, but entry 35 of that chapter is in Part III" in problems.report()
 
 
+@pytest.mark.node
 def test_chapters_page_describes_every_chapter_and_lists_the_entries_that_name_it(site, bank):
     entries, _ = bank
     html = (site / "chapters" / "index.html").read_text()
@@ -82,6 +84,7 @@ def test_chapters_page_describes_every_chapter_and_lists_the_entries_that_name_i
     assert ">T<" in legend and "protocol" in legend and "three separate days" in legend
 
 
+@pytest.mark.node
 def test_entry_pages_the_index_and_case_sources_say_what_a_chapter_covers(site, bank):
     entries, _ = bank
     found = chapters()
@@ -101,6 +104,7 @@ def test_entry_pages_the_index_and_case_sources_say_what_a_chapter_covers(site, 
     )
 
 
+@pytest.mark.node
 def test_synthesis_lists_each_prompts_entries_in_order_and_s4_by_its_four_budgets(site):
     from site_builder.load import load_synthesis
 

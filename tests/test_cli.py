@@ -53,6 +53,7 @@ def test_unknown_inputs_and_entries_exit_2(capsys):
     assert main(["compute", "35", "L"]) == 2
 
 
+@pytest.mark.node
 def test_check_reports_zero_errors(capsys):
     assert main(["check"]) == 0
     assert capsys.readouterr().out.startswith("0 errors: ")
@@ -169,6 +170,7 @@ def test_an_unknown_preset_exits_2_listing_the_ones_that_fill_the_entry(capsys):
 
 
 def test_an_unknown_option_is_still_an_error(capsys):
+    import pytest
 
     with pytest.raises(SystemExit):
         main(["compute", "35", "--bogus"])

@@ -19,7 +19,7 @@ from site_builder.serve import Handler, SiteServer
 from tests.engines import Firefox, WebKit, webkit_console
 from tests.support import load_bank
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 READY_S = 120  # a ceiling for a loaded CI machine, not a speed target
 ENTRIES, CALCULATORS = load_bank()
 BY_KEY = {e.key: e for e in ENTRIES}

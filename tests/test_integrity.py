@@ -13,6 +13,8 @@ import pytest
 from tests.support import ROOT, load_bank
 from tests.test_browser import open_entry
 
+pytestmark = pytest.mark.node  # every test here reads the built site
+
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ENTRIES, CALCULATORS = load_bank()
 

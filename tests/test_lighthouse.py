@@ -12,7 +12,7 @@ import pytest
 
 from tests.support import CHROMIUM_ARGS, ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["accessibility", "best-practices", "seo"]
 

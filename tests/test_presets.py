@@ -26,6 +26,7 @@ def bank():
     return load_bank()[0], presets
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])
 def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
     entries = tmp_path / "entries"
@@ -39,6 +40,7 @@ def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
     assert "Traceback" not in captured.err
 
 
+@pytest.mark.node
 def test_the_toy_entry_with_a_good_preset_passes(tmp_path, capsys):
     entries = tmp_path / "entries"
     shutil.copytree(BAD / "fill-unknown-field", entries, ignore=shutil.ignore_patterns("expected.txt", "*.yaml"))

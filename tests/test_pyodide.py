@@ -20,6 +20,8 @@ from site_builder.runtime import calculator as runtime_calculator
 from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json, solve_json
 from tests.support import ROOT, load_bank
 
+pytestmark = pytest.mark.node  # Pyodide runs in Node, and some tests read the built site
+
 # Values as readers write them, read alike by both Pythons (with the same echo).
 TYPED = {
     "35": [{"s": "32K"}, {"s": "128Ki"}, {"s": "2^17", "B": "1 000"}, {"s": "131 072"}, {"s": "2¹⁷"}],
