@@ -32,14 +32,6 @@ class Input:
     help: str = ""
     where: Where | None = field(default=None, compare=False)
 
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
-
     def spec(self) -> dict:
         spec = {"name": self.name, "type": self.type, "default": self.default}
         for key in ("domain", "length", "sum"):
@@ -64,14 +56,6 @@ class Output:
     valid: str | None = None  # where the value means what the label says (see the schema)
     invalid: str | None = None  # the sentence shown outside it
     elastic: bool = True  # False for a position or a choice: no elasticity shown
-
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
         spec = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
@@ -125,14 +109,6 @@ class Plot:
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
     when: tuple = ()  # ((choice input, value), ...): the mode in which the swept input is used
-
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
         spec = {
