@@ -59,7 +59,7 @@ def test_the_chapters_page_explains_its_marks_and_says_what_each_chapter_covers(
 
 
 def test_the_page_cites_a_computation_as_the_build_does_with_no_author(page, server):
-    from tests.test_browser import open_entry
+    from tests.browsing import open_entry
 
     open_entry(page, server, "/35/")
     assert page.text_content("#cite-entry-bibtex").startswith("@inbook{arithmeticofintelligence-35,")

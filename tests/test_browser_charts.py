@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.test_browser import PYTHON_READY_MS, open_entry
+from tests.browsing import PYTHON_READY_MS, open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 

@@ -11,8 +11,8 @@ import zlib
 
 import pytest
 
+from tests.browsing import open_entry
 from tests.support import load_bank
-from tests.test_browser import open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 

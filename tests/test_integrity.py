@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browsing import open_entry
 from tests.support import ROOT, load_bank
-from tests.test_browser import open_entry
 
 pytestmark = pytest.mark.node  # every test here reads the built site
 
