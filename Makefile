@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check lint test bench clean chromium java engines
+.PHONY: setup build serve check lint test test-quick bench clean chromium java engines
 
 # The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
@@ -52,6 +52,10 @@ lint: $(VENV)/.installed-test
 
 test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest
+
+# The CPython tests alone (no Node, no browser): under a minute, for the edit-test loop.
+test-quick: $(VENV)/.installed-test
+	$(PY) -m pytest -m "not node and not browser"
 
 # Speed and size, measured side by side; writes BENCHMARKS.md.
 bench: setup $(VENV)/.installed-test chromium engines

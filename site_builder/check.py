@@ -48,6 +48,7 @@ def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calcula
         if calc is not None:
             calculators[entry.key] = calc
     _check_feeds(entries, calculators, problems)
+    check_feed_units(entries, problems)
     return calculators
 
 
@@ -470,3 +471,42 @@ def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> 
                 f"chapter {chapter.number}: part {chapter.part}, but entry {entry.key} "
                 f"of that chapter is in Part {entry.part}",
             )
+
+
+_BASE_WORDS = {"bytes": "bytes", "flop": "FLOPs", "time": "seconds"}
+
+
+def _dimension_words(unit: str) -> str:
+    """A unit's dimension as a reader says it: 'bytes per second', 'a count or pure number'."""
+    dimension = unit_table.dimension(unit)
+    over = [_BASE_WORDS[b] for b, e in dimension.items() if e > 0]
+    under = [_BASE_WORDS[b].rstrip("s") for b, e in dimension.items() if e < 0]
+    return (
+        " ".join(over or ["a count"]) + "".join(f" per {u}" for u in under) if dimension else "a count or pure number"
+    )
+
+
+def check_feed_units(entries: list[Entry], problems: Problems) -> None:
+    """A feed carries a value as it is, in base units, so its origin and the input it fills must
+    share a dimension (runtime/units.py): bytes never land in a FLOP or a bytes-per-second input.
+    Counts and pure numbers share one dimension, so ``parameters`` may fill an input in ``''``."""
+    by_key = {e.key: e for e in entries}
+    for entry in entries:
+        named = {**{i.name: i.unit for i in entry.inputs}, **{o.name: o.unit for o in entry.outputs}}
+        for k, feed in enumerate(entry.feeds):
+            target = by_key.get(str(feed.entry))
+            if target is None:
+                continue  # reported by _check_feeds
+            inputs = {i.name: i.unit for i in target.inputs}
+            for name, origin in feed.inputs.items():
+                unit, origin_unit = inputs.get(name), named.get(origin)
+                if unit not in unit_table.UNITS or origin_unit not in unit_table.UNITS:
+                    continue  # an unknown name or unit is reported where it is defined
+                if unit_table.dimension(unit) != unit_table.dimension(origin_unit):
+                    _add(
+                        problems,
+                        feed.at("inputs", name),
+                        f"feeds[{k}].inputs.{name}: {origin!r} is in {origin_unit!r} ({_dimension_words(origin_unit)})"
+                        f" but entry {feed.entry}'s input {name!r} is in {unit!r} ({_dimension_words(unit)});"
+                        " a feed carries values unconverted, so both must have the same dimension",
+                    )

@@ -52,14 +52,6 @@ class Input(Located):
     where: Where | None = field(default=None, compare=False)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
-
     def spec(self) -> dict:
         spec = {"name": self.name, "type": self.type, "default": self.default}
         for key in ("domain", "length", "sum"):
@@ -85,14 +77,6 @@ class Output(Located):
     invalid: str | None = None  # the sentence shown outside it
     elastic: bool = True  # False for a position or a choice: no elasticity shown
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
-
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
         spec = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
@@ -149,14 +133,6 @@ class Plot(Located):
     where: Where | None = field(default=None, compare=False)
     when: tuple = ()  # ((choice input, value), ...): the mode in which the swept input is used
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
-
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> dict:
         spec = {

@@ -1,40 +1,56 @@
-"""Shared fixtures: the loaded bank, one built site per test session, and Chromium."""
+"""Shared fixtures: the loaded bank, one built site per test session, and Chromium; and the guard
+that keeps the ``node`` and ``browser`` markers honest (plain helpers live in tests/support.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from site_builder import math as katex
 from site_builder.build import build, write_site
-from site_builder.check import check_entries
-from site_builder.errors import Problems
-from site_builder.load import load_all
-
-ROOT = Path(__file__).resolve().parent.parent
-ENTRIES = ROOT / "entries"
-SHARED = ROOT.parent / "shared"
-
-# The flags Chromium needs on a machine with no network but loopback.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.support import CHROMIUM_ARGS, ENTRIES, load_bank, refused
 
 
-def load_bank():
-    problems = Problems()
-    entries = load_all(ENTRIES, problems)
-    calculators = check_entries(entries, problems)
-    assert not problems, problems.report()
-    return entries, calculators
+@contextlib.contextmanager
+def marked_programs_only(item):
+    """While ``item`` sets up and runs: starting Node or a browser, or typesetting with KaTeX
+    (whose cache could otherwise hide a Node run), fails unless the test carries the marker."""
+    marks = {m.name for m in item.iter_markers()}
+    launch, version = subprocess.Popen._execute_child, katex.katex_version
+
+    def guarded_launch(self, args, executable, *rest, **kwargs):
+        program = str(executable or (args if isinstance(args, (str, bytes)) else args[0]))
+        mark = refused(program, marks)
+        if mark:
+            raise RuntimeError(f"{item.nodeid} starts {program} but is not marked {mark!r}: add pytest.mark.{mark}")
+        return launch(self, args, executable, *rest, **kwargs)
+
+    def guarded_version():
+        if "node" not in marks:
+            raise RuntimeError(f"{item.nodeid} typesets TeX with KaTeX but is not marked 'node': add pytest.mark.node")
+        return version()
+
+    subprocess.Popen._execute_child, katex.katex_version = guarded_launch, guarded_version
+    try:
+        yield
+    finally:
+        subprocess.Popen._execute_child, katex.katex_version = launch, version
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    with marked_programs_only(item):
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    with marked_programs_only(item):
+        yield
 
 
 @pytest.fixture(scope="session")

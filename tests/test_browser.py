@@ -7,14 +7,9 @@ import shutil
 
 import pytest
 
-pytestmark = pytest.mark.browser
-PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
+from tests.browsing import open_entry
 
-
-def open_entry(page, server, path):
-    page.goto(server.url + path)
-    page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
-    assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def test_entry_35_recomputes_in_pyodide(page, server):

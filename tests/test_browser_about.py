@@ -4,14 +4,13 @@ the project's files say (the book's texts name no author: none is invented)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from site_builder.runtime.citation import book_bibtex
+from tests.support import ROOT
 
-pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 @pytest.mark.parametrize("path", ["/", "/35/", "/toolkit/softmax/", "/chapters/", "/synthesis/", "/404.html"])
@@ -60,7 +59,7 @@ def test_the_chapters_page_explains_its_marks_and_says_what_each_chapter_covers(
 
 
 def test_the_page_cites_a_computation_as_the_build_does_with_no_author(page, server):
-    from tests.test_browser import open_entry
+    from tests.browsing import open_entry
 
     open_entry(page, server, "/35/")
     assert page.text_content("#cite-entry-bibtex").startswith("@inbook{arithmeticofintelligence-35,")

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from tests.test_browser import PYTHON_READY_MS, open_entry
+from tests.browsing import PYTHON_READY_MS, open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 # Per chart: how much of its canvas has ink, the name over its y axis, whether it has a legend,
 # and each axis's scale distribution, splits and labels (uPlot keeps the last drawn ones on the axis).

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 GARBAGE = ["abc", "1e400", "-0", "", ", ".join(["1"] * 10_000), "<img src=x onerror=alert(1)>", "NaN", "Infinity"]
 # One entry of every input kind: integers and reals, probability lists, long lists, choices.
 ENTRIES = ["/35/", "/39/", "/41/", "/12/", "/46/", "/toolkit/softmax/", "/25/"]

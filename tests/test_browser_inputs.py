@@ -11,9 +11,9 @@ import pytest
 
 from site_builder.runtime.calculator import Calculator
 from tests import qr_read
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 NBSP = "\u00a0"
 
 

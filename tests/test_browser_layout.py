@@ -11,8 +11,10 @@ import zlib
 
 import pytest
 
-from tests.conftest import load_bank
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
+from tests.support import load_bank
+
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 ENTRIES = load_bank()[0]
 URLS = [e.url for e in ENTRIES]

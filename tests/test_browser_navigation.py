@@ -19,9 +19,9 @@ import pytest
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import write_input
-from tests.test_browser import PYTHON_READY_MS, open_entry
+from tests.browsing import PYTHON_READY_MS, SLOW_ENTRIES, open_entry, open_search, serve_built
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 # (how, what): "link" clicks the first link in the page whose href is, or starts with, `what`
 # (a trailing "?" means a "feeds into" link with its values); "back" and "forward" are the browser's.
@@ -201,14 +201,7 @@ def test_with_javascript_off_links_are_plain_links(browser, server, site):
 @pytest.fixture(scope="module")
 def slow_server(tmp_path_factory):
     """A bank whose one formula can be made to hang (as in test_browser_watchdog)."""
-    from site_builder.build import build, write_site
-    from site_builder.serve import SiteServer
-    from tests.test_browser_watchdog import SLOW
-
-    out = tmp_path_factory.mktemp("slow-nav") / "site"
-    files, _ = build(SLOW)
-    write_site(files, out)
-    with SiteServer(out) as running:
+    with serve_built(SLOW_ENTRIES, tmp_path_factory.mktemp("slow-nav") / "site") as (running, _):
         yield running
 
 
@@ -386,8 +379,7 @@ def test_a_link_to_a_part_of_the_page_scrolls_there_and_keeps_the_inputs(page, s
 def test_a_search_result_opens_in_the_page_with_the_same_python(page, server):
     open_entry(page, server, "/35/")
     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
-    page.keyboard.press("/")
-    page.fill("#search-input", "bubble")
+    open_search(page, "bubble")
     page.wait_for_selector("#search-result-0 a")
     target = page.get_attribute("#search-result-0 a", "href")
     page.keyboard.press("Enter")
@@ -401,7 +393,6 @@ def test_a_search_result_opens_in_the_page_with_the_same_python(page, server):
     assert page.evaluate(
         "[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]"
     ) == ["1", 1]
-    page.keyboard.press("/")  # the new page's search works as the first one's did
-    page.fill("#search-input", "kv cache")
+    open_search(page, "kv cache")  # the new page's search works as the first one's did
     page.wait_for_selector("#search-result-0 a")
     assert page.problems == []

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def test_pages_are_served_with_the_production_headers(server):

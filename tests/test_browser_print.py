@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 HEAVIEST = ["/35/", "/41/", "/45/", "/46/", "/toolkit/softmax/"]  # the most inputs and outputs
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browsing import open_search
 from tests.test_search import QUERIES
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def url(key) -> str:
@@ -16,9 +17,7 @@ def url(key) -> str:
 @pytest.mark.parametrize("item", QUERIES, ids=[q["query"] for q in QUERIES])
 def test_the_dialog_finds_what_readers_type(page, server, item):
     page.goto(server.url + "/")
-    page.keyboard.press("/")
-    page.wait_for_selector("#search-dialog[open]")
-    page.keyboard.type(item["query"])
+    open_search(page, item["query"])
     page.wait_for_function(
         "q => document.getElementById('search-input').value === q && document.querySelector('#search-results li')",
         arg=item["query"],
@@ -36,9 +35,7 @@ def test_the_dialog_finds_what_readers_type(page, server, item):
 
 def test_a_typo_is_opened_with_enter(page, server):
     page.goto(server.url + "/chapters/")
-    page.keyboard.press("/")
-    page.wait_for_selector("#search-dialog[open]")
-    page.keyboard.type("kv cahce")
+    open_search(page, "kv cahce")
     page.wait_for_selector('#search-results [aria-selected=true] a[href="/35/"]')
     page.keyboard.press("Enter")
     page.wait_for_url(server.url + "/35/")
@@ -46,9 +43,7 @@ def test_a_typo_is_opened_with_enter(page, server):
 
 def test_a_result_found_by_another_name_shows_that_name(page, server):
     page.goto(server.url + "/")
-    page.keyboard.press("/")
-    page.wait_for_selector("#search-dialog[open]")
-    page.keyboard.type("GQA")
+    open_search(page, "GQA")
     page.wait_for_selector('#search-results a[href="/35/"] .result-alias')
     assert page.text_content('#search-results a[href="/35/"] .result-alias') == " · GQA"
     page.fill("#search-input", "kv cache size")

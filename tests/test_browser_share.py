@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-import http.server
-import threading
-
 import pytest
 
-from site_builder.build import build, write_site
-from site_builder.serve import SiteServer
-from tests.conftest import ENTRIES
-from tests.test_browser import PYTHON_READY_MS, open_entry
+from site_builder.build import write_site
+from tests.browsing import (
+    PAYLOADS,
+    PYTHON_READY_MS,
+    assert_nothing_injected,
+    open_entry,
+    open_hostile,
+    open_search,
+    serve_built,
+    serve_page,
+)
+from tests.support import ENTRIES
 
-pytestmark = pytest.mark.browser
-
-PAYLOADS = [
-    "<script>window.__pwned=1</script>",
-    '"><img src=x onerror="window.__pwned=1">',
-    "javascript:window.__pwned=1",
-    "<svg onload=window.__pwned=1>",
-    "';window.__pwned=1;'",
-    "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
-]
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def output(page, name):
@@ -58,40 +54,19 @@ def test_copy_link_round_trips(browser, server):
 def test_hostile_parameters_are_inert_and_noticed(page, server, payload):
     from urllib.parse import quote
 
-    page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))
-    open_entry(page, server, f"/35/?L={quote(payload)}&{quote(payload)}=1")
-    page.wait_for_selector("#notice:not([hidden])")
-    notice = page.text_content("#notice")
+    notice = open_hostile(page, server, f"/35/?L={quote(payload)}&{quote(payload)}=1")
     assert "Ignored the link's value for L" in notice and "no such input" in notice
     assert page.input_value("#in-L") == "80"  # the rejected value is dropped; the field keeps its default
-    assert page.evaluate("window.__pwned") is None
-    assert page.locator("#notice *:not(p)").count() == 0
-    assert page.locator("main img, main svg[onload], main script:not(#entry-spec)").count() == 0
-    assert page.locator("[onerror], [onload], [onclick]").count() == 0
+    assert_nothing_injected(page)
     page.wait_for_function("() => document.getElementById('out-total').textContent === '1.342\u00a0GB'")
     assert page.problems == []
 
 
 def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser, server):
     host = f'<!doctype html><title>slides</title><iframe id="card" src="{server.url}/35/?embed=1&s=8192" width="800" height="700"></iframe>'
-
-    class Slides(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = host.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    slides = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slides)
-    threading.Thread(target=slides.serve_forever, daemon=True).start()
-    try:
+    with serve_page(host) as slides:
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{slides.server_address[1]}/")
+        page.goto(slides)
         frame = page.frame_locator("#card")
         card = page.frames[1]
         card.wait_for_function("() => document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
@@ -101,8 +76,6 @@ def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser,
         frame.locator("#in-B").fill("2")
         card.wait_for_function("() => document.getElementById('out-total').textContent === '5.369\u00a0GB'")
         page.close()
-    finally:
-        slides.shutdown()
 
 
 @pytest.mark.parametrize(
@@ -110,9 +83,7 @@ def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(browser,
 )
 def test_search_finds_entries_by_symbol_title_and_chapter(page, server, query, expected):
     page.goto(server.url + "/")
-    page.keyboard.press("/")
-    page.wait_for_selector("#search-dialog[open]")
-    page.keyboard.type(query)
+    open_search(page, query)
     page.wait_for_selector(f'#search-results a[href="{expected}"]')
     while page.get_attribute("#search-results [aria-selected=true] a", "href") != expected:
         page.keyboard.press("ArrowDown")
@@ -125,9 +96,7 @@ def test_a_chapter_search_lists_that_chapters_entries_only(page, server, bank, q
     entries, _ = bank
     expected = sorted(e.url for e in entries if str(e.chapter) == "12")
     page.goto(server.url + "/")
-    page.keyboard.press("/")
-    page.wait_for_selector("#search-dialog[open]")
-    page.keyboard.type(query)
+    open_search(page, query)
     page.wait_for_selector("#search-results a")
     assert (
         sorted(page.eval_on_selector_all("#search-results a", "links => links.map((a) => a.getAttribute('href'))"))
@@ -172,9 +141,7 @@ def test_the_first_install_waits_until_python_has_loaded(page, server):
 
 def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
     out = tmp_path / "site"
-    files, _ = build(ENTRIES)
-    write_site(files, out)
-    with SiteServer(out) as deploy:
+    with serve_built(ENTRIES, out) as (deploy, files):
         context = browser.new_context()
         page = context.new_page()
         open_entry(page, deploy, "/35/")

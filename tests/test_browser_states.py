@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from tests.test_browser import PYTHON_READY_MS, open_entry
+from tests.browsing import PYTHON_READY_MS, open_entry
 from tests.test_browser_charts import show_charts
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def test_list_outputs_are_small_tables(page, server):

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 def test_a_chart_redraws_after_an_input_change(page, server):

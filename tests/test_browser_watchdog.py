@@ -3,24 +3,16 @@ and the reader is told, keeping the last valid results."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from site_builder.build import build, write_site
-from site_builder.serve import SiteServer
-from tests.test_browser import open_entry
+from tests.browsing import SLOW_ENTRIES, open_entry, serve_built
 
-pytestmark = pytest.mark.browser
-SLOW = Path(__file__).parent / "slow_entries"
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    out = tmp_path_factory.mktemp("slow") / "site"
-    files, _ = build(SLOW)
-    write_site(files, out)
-    with SiteServer(out) as running:
+    with serve_built(SLOW_ENTRIES, tmp_path_factory.mktemp("slow") / "site") as (running, _):
         yield running
 
 

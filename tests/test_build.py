@@ -7,13 +7,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urldefrag, urlsplit
 
+import pytest
 from markupsafe import escape
 
 from site_builder import markdown
 from site_builder.build import build
 from site_builder.cli import main
 from site_builder.urls import site_url
-from tests.conftest import ENTRIES
+from tests.support import ENTRIES, load_bank
 
 TEXT_SUFFIXES = {".html", ".css", ".js", ".mjs", ".py", ".json", ".svg", ".txt", ".xml", ".webmanifest"}
 # Vendored npm files are checked in the browser test instead: no request leaves 127.0.0.1.
@@ -40,6 +41,7 @@ def pages(site: Path) -> dict[str, Page]:
     return {"/" + p.relative_to(site).as_posix(): Page(p.read_text()) for p in site.rglob("*.html")}
 
 
+@pytest.mark.node
 def test_one_page_per_entry_and_an_index(site, bank):
     entries, _ = bank
     for entry in entries:
@@ -47,6 +49,7 @@ def test_one_page_per_entry_and_an_index(site, bank):
     assert (site / "index.html").is_file() and (site / "404.html").is_file()
 
 
+@pytest.mark.node
 def test_math_is_typeset_at_build_time_and_no_katex_script_ships(site, bank):
     entries, _ = bank
     for entry in entries:
@@ -59,6 +62,7 @@ def test_math_is_typeset_at_build_time_and_no_katex_script_ships(site, bank):
     assert not [p for p in site.rglob("katex*.js")] and not [p for p in site.rglob("katex*.mjs")]
 
 
+@pytest.mark.node
 def test_pages_carry_results_for_the_defaults(site, bank):
     entries, calculators = bank
     for entry in entries:
@@ -72,16 +76,15 @@ def test_pages_carry_results_for_the_defaults(site, bank):
 def _cited_urls() -> set:
     """The sources presets and published cases cite: links a reader follows, never fetched by the page."""
     from site_builder.errors import Problems
-    from site_builder.load import load_all
     from site_builder.presets import load_presets
-    from tests.conftest import ENTRIES
 
     cited = {
         s.url for kind in load_presets(ENTRIES, Problems()).values() for p in kind.values() for s in p.sources.values()
     }
-    return cited | {c.citation["url"] for e in load_all(ENTRIES, Problems()) for c in e.cases if c.citation}
+    return cited | {c.citation["url"] for e in load_bank()[0] for c in e.cases if c.citation}
 
 
+@pytest.mark.node
 def test_no_url_to_another_host(site):
     """Only our own canonical address (for citations, QR codes and link previews) may appear,
     and the sources presets and published cases cite (links a reader follows, never fetched by the page)."""
@@ -95,6 +98,7 @@ def test_no_url_to_another_host(site):
         assert not found, f"{rel}: {found[:3]}"
 
 
+@pytest.mark.node
 def test_every_internal_link_and_anchor_resolves(site):
     all_pages = pages(site)
     cited = _cited_urls()  # a published case links the paper it cites
@@ -117,6 +121,7 @@ def test_every_internal_link_and_anchor_resolves(site):
                 assert fragment in all_pages[key].ids, f"{source}: missing anchor {link}"
 
 
+@pytest.mark.node
 def test_two_builds_are_byte_identical():
     first, _ = build(ENTRIES)
     second, _ = build(ENTRIES)
@@ -124,12 +129,14 @@ def test_two_builds_are_byte_identical():
     assert [k for k in first if first[k] != second[k]] == []
 
 
+@pytest.mark.node
 def test_build_prints_a_one_line_summary(tmp_path, capsys):
     assert main(["build", "--out", str(tmp_path / "out")]) == 0
     line = capsys.readouterr().out.strip()
     assert re.fullmatch(r"built \d+ pages \(\d+ entries\), \d+ cases reproduced, in \d+\.\d\d s -> .*", line), line
 
 
+@pytest.mark.node
 def test_the_service_worker_precaches_every_page_and_pyodide_but_not_the_far_pages_extras(site):
     """Offline, pages boot from the precached start-up stdlib and WebAssembly as they are: the
     memory snapshot (near pages only) and the .xz copies (far pages' first visit) stay out."""
@@ -164,6 +171,7 @@ class ReaderText(HTMLParser):
             self.parts.append(data)
 
 
+@pytest.mark.node
 def test_no_raw_tex_or_seed_file_name_reaches_the_reader(site):
     for path in site.rglob("index.html"):
         text = " ".join(ReaderText(path.read_text()).parts)
@@ -172,6 +180,7 @@ def test_no_raw_tex_or_seed_file_name_reaches_the_reader(site):
         assert not re.findall(r"\b\d{3}_[0-9a-f]{16}\.txt", text), path
 
 
+@pytest.mark.node
 def test_a_charts_table_lists_its_points_in_order(site, bank):
     _, calculators = bank
     calc = calculators["35"]

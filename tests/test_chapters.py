@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 from markupsafe import escape
 
 from site_builder.check import check_chapters
 from site_builder.errors import Problems
 from site_builder.load import CHAPTERS_FILE, load_chapters
-from tests.conftest import ENTRIES
+from tests.support import ENTRIES
 
 RAW = yaml.safe_load((ENTRIES / CHAPTERS_FILE).read_text())
 
@@ -85,6 +86,7 @@ def test_a_prompts_unknown_entry_is_named_at_its_own_line(tmp_path, bank):
     assert [(e.line, e.message) for e in problems.items] == [(11, "S9: no entry with id 99")]
 
 
+@pytest.mark.node
 def test_chapters_page_describes_every_chapter_and_lists_the_entries_that_name_it(site, bank):
     entries, _ = bank
     html = (site / "chapters" / "index.html").read_text()
@@ -99,6 +101,7 @@ def test_chapters_page_describes_every_chapter_and_lists_the_entries_that_name_i
     assert ">T<" in legend and "protocol" in legend and "three separate days" in legend
 
 
+@pytest.mark.node
 def test_entry_pages_the_index_and_case_sources_say_what_a_chapter_covers(site, bank):
     entries, _ = bank
     found = chapters()
@@ -118,6 +121,7 @@ def test_entry_pages_the_index_and_case_sources_say_what_a_chapter_covers(site, 
     )
 
 
+@pytest.mark.node
 def test_synthesis_lists_each_prompts_entries_in_order_and_s4_by_its_four_budgets(site):
     from site_builder.load import load_synthesis
 

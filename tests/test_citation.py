@@ -83,6 +83,7 @@ def test_a_computation_names_its_inputs_results_link_and_date():
     assert "computed with L = 80, s = 8k: Total = 2.684 GB" in run["text"]
 
 
+@pytest.mark.node
 def test_the_built_page_shows_the_same_citation(site, bank):
     page = (site / "35" / "index.html").read_text()
     shown = html.unescape(page.split('id="cite-entry-bibtex">', 1)[1].split("</pre>", 1)[0])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from site_builder.cli import main
 
 
@@ -51,6 +53,7 @@ def test_unknown_inputs_and_entries_exit_2(capsys):
     assert main(["compute", "35", "L"]) == 2
 
 
+@pytest.mark.node
 def test_check_reports_zero_errors(capsys):
     assert main(["check"]) == 0
     assert capsys.readouterr().out.startswith("0 errors: ")

@@ -6,7 +6,7 @@ import pytest
 
 from site_builder import tolerance
 from site_builder.check import reproduce
-from tests.conftest import load_bank
+from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
 CASES = [(e, c) for e in ENTRIES for c in e.cases]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import load_bank
+from tests.support import load_bank
 
 DATA = Path(__file__).parent / "data"
 ENTRIES, _ = load_bank()

@@ -7,7 +7,6 @@ WebKit runs under the locale C, as many Linux machines do, where it reports navi
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import threading
@@ -16,10 +15,11 @@ import urllib.parse
 import pytest
 
 from site_builder.serve import Handler, SiteServer
-from tests.conftest import load_bank
+from tests.browsing import serve_page
 from tests.engines import Firefox, WebKit, webkit_console
+from tests.support import load_bank
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 READY_S = 120  # a ceiling for a loaded CI machine, not a speed target
 ENTRIES, CALCULATORS = load_bank()
 BY_KEY = {e.key: e for e in ENTRIES}
@@ -194,31 +194,13 @@ def test_search_finds_an_entry_by_its_symbol_from_the_keyboard(fresh, server):
 
 def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(fresh, server):
     host = f'<!doctype html><title>slides</title><iframe id="card" src="{server.url}/35/?embed=1&s=8192" width="800" height="700"></iframe>'
-
-    class Slides(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = host.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    slides = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slides)
-    threading.Thread(target=slides.serve_forever, daemon=True).start()
-    try:
-        fresh.goto(f"http://127.0.0.1:{slides.server_address[1]}/")
+    with serve_page(host) as slides:
+        fresh.goto(slides)
         fresh.wait_for("document.documentElement.dataset.python === 'ready'", READY_S, frame="#card")
         assert fresh.evaluate("document.documentElement.classList.contains('embed')", frame="#card")
         fresh.wait_for("document.getElementById('out-total').textContent === '2.684\u00a0GB'", frame="#card")
         fresh.fill("#in-B", "2", frame="#card")
         fresh.wait_for("document.getElementById('out-total').textContent === '5.369\u00a0GB'", frame="#card")
-    finally:
-        slides.shutdown()
-        slides.server_close()
 
 
 def test_after_a_first_visit_an_unopened_entry_loads_and_computes_with_the_server_gone(fresh, site):

@@ -10,6 +10,10 @@ import pytest
 from site_builder.cli import main
 from site_builder.errors import shown
 
+pytestmark = pytest.mark.node  # the check typesets TeX with KaTeX in Node
+
+pytestmark = pytest.mark.node  # the check typesets TeX with KaTeX in Node
+
 FIXTURES = sorted(p for p in (Path(__file__).parent / "bad_entries").iterdir() if p.is_dir())
 
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_bank
-from tests.test_browser import open_entry
+from tests.browsing import open_entry
+from tests.support import ROOT, load_bank
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.node  # every test here reads the built site
+
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ENTRIES, CALCULATORS = load_bank()
 

@@ -10,9 +10,9 @@ import subprocess
 
 import pytest
 
-from tests.conftest import CHROMIUM_ARGS, ROOT
+from tests.support import CHROMIUM_ARGS, ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ["accessibility", "best-practices", "seo"]
 

@@ -11,24 +11,22 @@ import pytest
 from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems, shown
-from site_builder.load import load_all
 from site_builder.runtime.calculator import Calculator
+from tests.support import ENTRIES, ROOT, load_bank
 
-ROOT = Path(__file__).resolve().parent.parent
-ENTRIES = ROOT / "entries"
 BAD = Path(__file__).parent / "bad_presets"
 FIXTURES = sorted(p for p in BAD.iterdir() if p.is_dir())
 
 
 @pytest.fixture(scope="module")
-def bank():
+def bank_and_presets():
     problems = Problems()
-    entries = load_all(ENTRIES, problems)
     presets = P.load_presets(ENTRIES, problems)
     assert not problems, problems.report()
-    return entries, presets
+    return load_bank()[0], presets
 
 
+@pytest.mark.node
 @pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])
 def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
     entries = tmp_path / "entries"
@@ -42,6 +40,7 @@ def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
     assert "Traceback" not in captured.err
 
 
+@pytest.mark.node
 def test_the_toy_entry_with_a_good_preset_passes(tmp_path, capsys):
     entries = tmp_path / "entries"
     shutil.copytree(BAD / "fill-unknown-field", entries, ignore=shutil.ignore_patterns("expected.txt", "*.yaml"))
@@ -50,16 +49,16 @@ def test_the_toy_entry_with_a_good_preset_passes(tmp_path, capsys):
     assert main(["--entries", str(entries), "check"]) == 0, capsys.readouterr().err
 
 
-def test_derived_values_are_computed_and_cite_their_origin(bank):
-    _, presets = bank
+def test_derived_values_are_computed_and_cite_their_origin(bank_and_presets):
+    _, presets = bank_and_presets
     llama = presets["model"]["llama-3-70b"]
     assert llama.get("head_dim") == 8192 // 64 and llama.values["head_dim"].derived == "d_model / heads"
     assert llama.sources_of("head_dim") == llama.sources_of("d_model")
     assert llama.get("attention") == "gqa"
 
 
-def test_real_presets_pass_the_sanity_checks(bank):
-    _, presets = bank
+def test_real_presets_pass_the_sanity_checks(bank_and_presets):
+    _, presets = bank_and_presets
     assert presets["model"] and presets["hardware"]
     for preset in presets["model"].values():
         heads, kv = preset.get("heads"), preset.get("kv_heads") if preset.has("kv_heads") else None
@@ -82,8 +81,8 @@ def test_real_presets_pass_the_sanity_checks(bank):
             assert value.source in preset.sources, (preset.id, name)
 
 
-def test_ids_match_file_names_and_are_unique(bank):
-    _, presets = bank
+def test_ids_match_file_names_and_are_unique(bank_and_presets):
+    _, presets = bank_and_presets
     ids = [p.id for kind in presets.values() for p in kind.values()]
     assert len(ids) == len(set(ids))
     for kind in presets.values():
@@ -91,8 +90,8 @@ def test_ids_match_file_names_and_are_unique(bank):
             assert preset.where.path.name == f"{preset.id}.yaml"
 
 
-def test_at_least_twelve_accelerators_with_bandwidth_and_a_peak(bank):
-    _, presets = bank
+def test_at_least_twelve_accelerators_with_bandwidth_and_a_peak(bank_and_presets):
+    _, presets = bank_and_presets
     hardware = presets["hardware"]
     assert len(hardware) >= 12
     for preset in hardware.values():
@@ -100,8 +99,8 @@ def test_at_least_twelve_accelerators_with_bandwidth_and_a_peak(bank):
         assert any(n.startswith("flops_") for n in preset.values), preset.id
 
 
-def test_a_preset_is_offered_only_where_it_has_every_required_field(bank):
-    entries, presets = bank
+def test_a_preset_is_offered_only_where_it_has_every_required_field(bank_and_presets):
+    entries, presets = bank_and_presets
     kv = next(e for e in entries if e.key == "35")
     llama = presets["model"]["llama-3-70b"]
     assert P.offers(kv, llama)
@@ -114,10 +113,10 @@ def test_a_preset_is_offered_only_where_it_has_every_required_field(bank):
     assert P.offers(kv, no_context) and "s" not in P.filled(kv, no_context)  # s: context? is optional
 
 
-def test_a_mapping_converts_units_without_retyping(bank):
+def test_a_mapping_converts_units_without_retyping(bank_and_presets):
     from site_builder.entry import Fill
 
-    _, presets = bank
+    _, presets = bank_and_presets
     h100 = presets["hardware"]["h100-sxm"]
     assert P.fill_value(Fill("hardware", "M", "memory", op="/", factor="1e9"), h100) == "80"
     assert P.fill_value(Fill("hardware", "W", "memory_bandwidth"), h100) == "3.35T"
@@ -130,8 +129,8 @@ def _every_fill(entries, presets):
                 yield entry, preset
 
 
-def test_every_preset_computes_on_every_entry_it_fills(bank):
-    entries, presets = bank
+def test_every_preset_computes_on_every_entry_it_fills(bank_and_presets):
+    entries, presets = bank_and_presets
     pairs = list(_every_fill(entries, presets))
     assert {e.key for e, _ in pairs} >= {"35", "37"}
     for entry, preset in pairs:
@@ -139,8 +138,8 @@ def test_every_preset_computes_on_every_entry_it_fills(bank):
         assert set(result["outputs"]) == {o.name for o in entry.outputs}, (entry.key, preset.id)
 
 
-def test_the_page_spec_carries_only_the_offered_presets_mapped_values(bank):
-    entries, presets = bank
+def test_the_page_spec_carries_only_the_offered_presets_mapped_values(bank_and_presets):
+    entries, presets = bank_and_presets
     mfu = next(e for e in entries if e.key == "37")
     spec = P.spec(mfu, presets)
     assert set(spec) == {"model", "hardware"}

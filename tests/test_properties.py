@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from site_builder.runtime.domain import DomainError
-from tests.conftest import load_bank
+from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
 # Deterministic by default, so a run never fails by chance; PROPERTY_EXAMPLES=2000 explores widely.

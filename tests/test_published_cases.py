@@ -6,7 +6,7 @@ from pathlib import Path
 
 from site_builder import presets as P
 from site_builder.errors import Problems
-from tests.conftest import ENTRIES, load_bank
+from tests.support import ENTRIES, load_bank
 
 BANK, _ = load_bank()
 PUBLISHED = [(e, c) for e in BANK for c in e.cases if c.origin == "published"]

@@ -12,17 +12,15 @@ import json
 import math
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from site_builder import stdlib
 from site_builder.runtime import calculator as runtime_calculator
 from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json, solve_json
-from tests.conftest import load_bank
+from tests.support import ROOT, load_bank
 
-ROOT = Path(__file__).resolve().parent.parent
-
+pytestmark = pytest.mark.node  # Pyodide runs in Node, and some tests read the built site
 
 # Values as readers write them, read alike by both Pythons (with the same echo).
 TYPED = {

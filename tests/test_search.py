@@ -15,7 +15,7 @@ import yaml
 from site_builder import search
 from site_builder.errors import Problems
 from site_builder.load import load_chapters
-from tests.conftest import ENTRIES
+from tests.support import ENTRIES
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "search-queries.yaml").read_text())
 FIELDS = ("title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label")

@@ -1,12 +1,17 @@
-"""Units: every unit an entry names is known, with its dimension, so a GB/GiB or FLOP/FLOP-per-second
-mix-up cannot ship; and display choices convert by exact factors."""
+"""Units: every unit an entry names is known, with its dimension; values are computed in base units
+and a feed may carry a value only into an input of the same dimension (the check refuses bytes fed
+into a FLOP or a bytes-per-second input); display choices convert by exact factors."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from site_builder.check import check_feed_units
+from site_builder.errors import Problems
 from site_builder.runtime import units
-from tests.conftest import load_bank
+from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
 
@@ -23,6 +28,42 @@ def test_bytes_and_flops_and_rates_are_distinct_dimensions():
     assert units.dimension("B") != units.dimension("B/s")
     assert units.dimension("FLOP") != units.dimension("FLOP/s")
     assert units.dimension("B") != units.dimension("FLOP")
+
+
+def test_every_feed_carries_a_value_into_an_input_of_its_dimension():
+    problems = Problems()
+    check_feed_units(ENTRIES, problems)
+    assert not problems, problems.report()
+
+
+def _with_unit(entry, input_name: str, unit: str):
+    inputs = tuple(dataclasses.replace(i, unit=unit) if i.name == input_name else i for i in entry.inputs)
+    return dataclasses.replace(entry, inputs=inputs)
+
+
+@pytest.mark.parametrize(
+    "unit,words", [("FLOP", "FLOPs"), ("B/s", "bytes per second"), ("tokens/s", "a count per second")]
+)
+def test_a_feed_into_an_input_of_another_dimension_is_refused_at_its_line(unit, words):
+    # Entry 21 feeds its bytes per parameter b_w (B/param, a byte quantity) into entry 43's bytes_weight.
+    entries = [_with_unit(e, "bytes_weight", unit) if e.key == "43" else e for e in ENTRIES]
+    problems = Problems()
+    check_feed_units(entries, problems)
+    source = next(e for e in ENTRIES if e.key == "21")
+    feed = next(f for f in source.feeds if str(f.entry) == "43")
+    assert [(p.path, p.line, p.message) for p in problems.items] == [
+        (
+            feed.where.path,
+            feed.at("inputs", "bytes_weight").line,  # the line of the feed's input at fault
+            f"feeds[1].inputs.bytes_weight: 'b_w' is in 'B/param' (bytes) but entry 43's input 'bytes_weight'"
+            f" is in {unit!r} ({words}); a feed carries values unconverted, so both must have the same dimension",
+        )
+    ]
+
+
+def test_counts_and_pure_numbers_share_a_dimension_so_they_feed_each_other():
+    # Entry 16 feeds its total (parameters) into entry 1's N (''): the same count.
+    assert units.dimension("parameters") == units.dimension("") == units.dimension("tokens")
 
 
 @pytest.mark.parametrize("value", [2**31, 1_342_177_280, 7 * 10**9])

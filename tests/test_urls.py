@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from site_builder.serve import host_rules
 from site_builder.urls import NETLIFY, aliases, netlify_with_aliases, url_map
 
@@ -18,6 +20,7 @@ def test_the_url_map_is_the_pinned_one(bank):
     assert url_map(entries) == PINNED.read_text().splitlines()
 
 
+@pytest.mark.node
 def test_every_mapped_url_is_published(bank, site):
     entries, _ = bank
     for line in url_map(entries):
@@ -36,6 +39,7 @@ def test_netlify_redirects_every_alias_to_its_entry(bank):
         assert (alias, target, 301) in rules and (alias.rstrip("/"), target, 301) in rules
 
 
+@pytest.mark.node
 def test_alias_pages_forward_on_a_plain_static_host(bank, site):
     entries, _ = bank
     for alias, target in aliases(entries).items():

@@ -123,14 +123,6 @@ def significant_digits(text: str) -> int:
     return max(len(digits), 1)
 
 
-def read_float(text: str) -> float:
-    value = read_exact(text)
-    result = float(value)
-    if math.isinf(result):
-        raise NumberError(f"{text!r} is too large")
-    return result
-
-
 def _list_parts(text: str) -> list[str]:
     s = text.strip()
     if s[:1] in "([" and s[-1:] in ")]":

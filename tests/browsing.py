@@ -1,0 +1,90 @@
+"""Steps the browser tests share (Playwright pages against a served site), each written once."""
+
+from __future__ import annotations
+
+import contextlib
+import http.server
+import threading
+from pathlib import Path
+
+from site_builder.build import build, write_site
+from site_builder.serve import SiteServer
+
+PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
+
+# A bank whose one formula can be made to never return, for the watchdog.
+SLOW_ENTRIES = Path(__file__).parent / "slow_entries"
+
+# Values a hostile link may carry: each must stay inert text.
+PAYLOADS = [
+    "<script>window.__pwned=1</script>",
+    '"><img src=x onerror="window.__pwned=1">',
+    "javascript:window.__pwned=1",
+    "<svg onload=window.__pwned=1>",
+    "';window.__pwned=1;'",
+    "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
+]
+
+
+def open_entry(page, server, path):
+    page.goto(server.url + path)
+    page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
+    assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
+
+
+def open_hostile(page, server, path) -> str:
+    """Open a link carrying hostile values, any dialog counted as a problem; the notice it shows."""
+    page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))
+    open_entry(page, server, path)
+    page.wait_for_selector("#notice:not([hidden])")
+    return page.text_content("#notice")
+
+
+def assert_nothing_injected(page, text_only: str = "#notice *:not(p)"):
+    """No payload ran or became markup: ``text_only`` matches no element, and the page gained no
+    image, handler or script."""
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator(text_only).count() == 0
+    assert page.locator("main img, main svg[onload], main script:not(#entry-spec)").count() == 0
+    assert page.locator("[onerror], [onload], [onclick]").count() == 0
+
+
+def open_search(page, query: str):
+    """Open the search dialog from the keyboard, as a reader does, and type ``query``."""
+    page.keyboard.press("/")
+    page.wait_for_selector("#search-dialog[open]")
+    page.keyboard.type(query)
+
+
+@contextlib.contextmanager
+def serve_built(entries: Path, out: Path):
+    """The site built from ``entries`` into ``out``, served on 127.0.0.1; yields (server, files)."""
+    files, _ = build(entries)
+    write_site(files, out)
+    with SiteServer(out) as running:
+        yield running, files
+
+
+@contextlib.contextmanager
+def serve_page(html: str):
+    """One page on another origin of 127.0.0.1 (a slide deck embedding a card); yields its URL."""
+    body = html.encode()
+
+    class OnePage(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    host = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OnePage)
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{host.server_address[1]}/"
+    finally:
+        host.shutdown()
+        host.server_close()
