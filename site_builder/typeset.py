@@ -29,10 +29,10 @@ def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     return items
 
 
-def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dict, str]:
+def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[math.Typeset, str]:
     """Typeset every fragment in one KaTeX run; record the ones KaTeX rejects at their line.
 
-    Returns the typeset HTML of each fragment and the stylesheet its classes need."""
+    Returns every fragment typeset and the stylesheet its classes need."""
     sources = [(entry.where.path, *source) for entry in entries for source in tex_sources(entry)]
     for prompt in prompts:
         sources += [
@@ -54,7 +54,7 @@ def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[
         if result.error:
             problems.add(Path(path), line, f"{what}: KaTeX cannot typeset {fragment[0]!r}: {result.error}")
         typeset[fragment] = result.html
-    return typeset, css
+    return math.Typeset(typeset), css
 
 
 def _line_of(text: str, tex: str, first_line: int) -> int:
