@@ -23,10 +23,11 @@ SCRIPT = Path(__file__).with_name("katex.mjs")
 
 @dataclass(frozen=True)
 class Result:
-    """One fragment typeset: its HTML, or KaTeX's error."""
+    """One fragment typeset: its HTML, or KaTeX's error and where in the TeX it arose."""
 
     html: str | None
     error: str | None = None
+    position: int | None = None  # the offending character's index in the TeX, as Python counts
 
 
 class MathToolMissing(RuntimeError):
@@ -86,7 +87,19 @@ def typeset(fragments: list[tuple[str, bool]]) -> list[Result]:
         for fragment, result in zip(missing, _run_katex(missing)):
             cache.put(keys[fragment], result)
         cache.save()
-    return [Result(cache.get(keys[f]).get("html"), cache.get(keys[f]).get("error")) for f in fragments]
+    results = []
+    for f in fragments:
+        found = cache.get(keys[f])
+        position = found.get("position")
+        results.append(
+            Result(found.get("html"), found.get("error"), None if position is None else _characters(f[0], position))
+        )
+    return results
+
+
+def _characters(tex: str, units: int) -> int:
+    """KaTeX's position (JavaScript counts UTF-16 code units) as an index into the Python string."""
+    return len(tex.encode("utf-16-le")[: 2 * units].decode("utf-16-le", errors="ignore"))
 
 
 def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
