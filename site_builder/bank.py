@@ -9,6 +9,7 @@ from pathlib import Path
 from .check import check_chapters, check_entries, check_synthesis
 from .errors import BuildFailed, Problems
 from .load import load_all, load_chapters, load_synthesis
+from .math import Typeset
 from .presets import check_fill, load_presets
 from .typeset import typeset_bank
 
@@ -19,7 +20,7 @@ class Bank:
 
     entries: list
     calculators: dict
-    typeset: dict
+    typeset: Typeset  # every TeX fragment of the bank, typeset
     css: str
     prompts: tuple
     intro: str
@@ -37,7 +38,7 @@ def gather(entries_dir: Path, problems: Problems) -> Bank:
     check_fill(entries, presets, calculators, problems)
     check_synthesis(prompts, entries, problems)
     check_chapters(chapters, entries, problems)
-    typeset, css = typeset_bank(entries, problems, prompts) if entries else ({}, "")
+    typeset, css = typeset_bank(entries, problems, prompts) if entries else (Typeset(), "")
     return Bank(entries, calculators, typeset, css, prompts, intro, presets, chapters)
 
 

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.texmath import texmath_plugin
+
+if TYPE_CHECKING:
+    from .math import Typeset
 
 Fragment = tuple[str, bool]  # (tex, display)
 _MATH = {"math_inline": False, "math_inline_double": True, "math_block": True, "math_block_eqno": True}
@@ -66,7 +70,7 @@ def _text(content: str) -> Token:
 def _math_rule(display: bool):
     def rule(self, tokens, idx, options, env):
         token = tokens[idx]
-        html = env["math"][(token.content.strip(), display)]
+        html = env["math"].fragment(token.content.strip(), display)
         if not display:
             return html
         if token.type == "math_inline_double":  # $$...$$ inside a paragraph: a block-looking span
@@ -102,8 +106,8 @@ def stray_dollars(text: str) -> list[str]:
     return found
 
 
-def render(text: str, math: dict[Fragment, str]) -> str:
-    """HTML for ``text``; ``math`` maps each fragment to its typeset HTML."""
+def render(text: str, math: Typeset) -> str:
+    """HTML for ``text``; ``math`` holds each of its fragments typeset."""
     md = _parser()
     return md.renderer.render(list(_tokens(text)), md.options, {"math": math})
 

@@ -22,13 +22,49 @@ SCRIPT = Path(__file__).with_name("katex.mjs")
 
 
 @dataclass(frozen=True)
-class Typeset:
+class Result:
+    """One fragment typeset: its HTML, or KaTeX's error and where in the TeX it arose."""
+
     html: str | None
     error: str | None = None
+    position: int | None = None  # the offending character's index in the TeX, as Python counts
 
 
 class MathToolMissing(RuntimeError):
     """Node or the katex npm package is not installed."""
+
+
+class NotTypeset(LookupError):
+    """A page asked for TeX that was never sent to KaTeX."""
+
+
+Fragment = tuple[str, bool]  # (tex, display), as markdown.fragments lists them
+
+
+class Typeset:
+    """Every fragment of the bank, typeset: the one place pages take typeset TeX from.
+
+    A fragment the build never sent to KaTeX is a clear error naming it, not a KeyError."""
+
+    def __init__(self, html: dict[Fragment, str] | None = None):
+        self._html = dict(html or {})
+
+    def fragment(self, tex: str, display: bool) -> str:
+        """The HTML of one fragment, as markdown.fragments lists it."""
+        try:
+            return self._html[(tex, display)]
+        except KeyError:
+            kind = "display" if display else "inline"
+            raise NotTypeset(
+                f"the {kind} TeX {tex!r} was never sent to KaTeX: add the field that holds it "
+                "to typeset.tex_sources, which lists every text of an entry that holds TeX"
+            ) from None
+
+    def inline(self, tex: str) -> str:
+        return self.fragment(tex, False)
+
+    def block(self, tex: str) -> str:
+        return self.fragment(tex, True)
 
 
 def katex_dir() -> Path:
@@ -39,7 +75,7 @@ def katex_version() -> str:
     return json.loads((katex_dir() / "package.json").read_text())["version"]
 
 
-def typeset(fragments: list[tuple[str, bool]]) -> list[Typeset]:
+def typeset(fragments: list[tuple[str, bool]]) -> list[Result]:
     """Each (tex, display) fragment typeset, in order; errors are KaTeX's own words."""
     if not fragments:
         return []
@@ -51,7 +87,19 @@ def typeset(fragments: list[tuple[str, bool]]) -> list[Typeset]:
         for fragment, result in zip(missing, _run_katex(missing)):
             cache.put(keys[fragment], result)
         cache.save()
-    return [Typeset(cache.get(keys[f]).get("html"), cache.get(keys[f]).get("error")) for f in fragments]
+    results = []
+    for f in fragments:
+        found = cache.get(keys[f])
+        position = found.get("position")
+        results.append(
+            Result(found.get("html"), found.get("error"), None if position is None else _characters(f[0], position))
+        )
+    return results
+
+
+def _characters(tex: str, units: int) -> int:
+    """KaTeX's position (JavaScript counts UTF-16 code units) as an index into the Python string."""
+    return len(tex.encode("utf-16-le")[: 2 * units].decode("utf-16-le", errors="ignore"))
 
 
 def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
@@ -87,7 +135,7 @@ def valid_mathml(html: str) -> str:
     return _SCRIPTED_OPERATOR.sub(r"<\1><mrow>\2</mrow>", html)
 
 
-def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Typeset], str]:
+def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Result], str]:
     """As ``typeset``, with inline styles turned into classes, and the stylesheet for them.
 
     The rewriting is a pure function of KaTeX's output, so it is cached beside it."""
@@ -105,7 +153,7 @@ def typeset_for_pages(fragments: list[tuple[str, bool]]) -> tuple[list[Typeset],
             done = [valid_mathml(without_inline_styles(t.html, own)), own]
             cache.put(k, done)
         rules.update(done[1])
-        results.append(Typeset(done[0], None))
+        results.append(Result(done[0], None))
     cache.save()
     return results, stylesheet(rules)
 

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from . import markdown, presets
 from .assets import Assets
 from .entry import PART_TITLES, Entry
+from .math import Typeset
 from .runtime import units
 from .runtime.citation import book_bibtex, entry_citation, run_citation
 from .runtime.numbers import reading, write_input
@@ -59,7 +60,7 @@ class Renderer:
     def __init__(
         self,
         entries: list[Entry],
-        math: dict,
+        math: Typeset,
         assets: Assets,
         site_url: str = "",
         date: str = "1970-01-01",
@@ -82,7 +83,7 @@ class Renderer:
 
     def tex(self, symbol: str) -> Markup:
         """One inline TeX symbol, typeset (typeset.tex_sources sent every symbol to KaTeX)."""
-        return Markup(self.math[(symbol.strip(), False)]) if symbol.strip() else Markup("")
+        return Markup(self.math.inline(symbol.strip())) if symbol.strip() else Markup("")
 
     def chapter(self, number: int):
         """What chapter ``number`` covers (a Chapter), or None when entries/_chapters.yaml is absent."""
@@ -108,7 +109,7 @@ class Renderer:
         """A printed value as plain text ('1.56\\times10^{23}' -> '1.56×10²³'), typeset where it needs math."""
         tex = markdown.printed_math(text)
         if tex:
-            return Markup(self.math[(tex, False)])
+            return Markup(self.math.inline(tex))
         # A long number may break after a digit group's comma on a narrow screen, nowhere else.
         return Markup(re.sub(r"(?<=\d),(?=\d{3})", ",<wbr>", str(escape(markdown.printed_text(text)))))
 

@@ -29,10 +29,10 @@ def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     return items
 
 
-def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[dict, str]:
+def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[math.Typeset, str]:
     """Typeset every fragment in one KaTeX run; record the ones KaTeX rejects at their line.
 
-    Returns the typeset HTML of each fragment and the stylesheet its classes need."""
+    Returns every fragment typeset and the stylesheet its classes need."""
     sources = [(entry.where.path, *source) for entry in entries for source in tex_sources(entry)]
     for prompt in prompts:
         sources += [
@@ -52,9 +52,36 @@ def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[
     typeset = {}
     for (path, line, what, fragment), result in zip(located, results):
         if result.error:
-            problems.add(Path(path), line, f"{what}: KaTeX cannot typeset {fragment[0]!r}: {result.error}")
+            tex = fragment[0]
+            if result.position is not None:  # a fragment over several lines: the line KaTeX stopped on
+                line += tex[: result.position].count("\n")
+            problems.add(Path(path), line, f"{what}: KaTeX cannot typeset {tex!r}: {katex_error(tex, result)}")
         typeset[fragment] = result.html
-    return typeset, css
+    return math.Typeset(typeset), css
+
+
+CONTEXT = 30  # characters of TeX shown on either side of the place KaTeX stopped
+
+
+def katex_error(tex: str, result: math.Result) -> str:
+    """KaTeX's words, and where in ``tex`` it stopped (when KaTeX says)."""
+    return result.error if result.position is None else f"{result.error} ({marked(tex, result.position)})"
+
+
+def marked(tex: str, position: int) -> str:
+    """Where the character at ``position`` (0-based) is in ``tex``, the TeX on either side of a caret:
+    "at character 13: '\\\\frac{a}{b} ' ^ '\\\\foo x'", or "at the end of the TeX"."""
+    if position >= len(tex):
+        return "at the end of the TeX"
+    return f"at character {position + 1}: {_tail(tex[:position])!r} ^ {_head(tex[position:])!r}"
+
+
+def _tail(text: str) -> str:
+    return text if len(text) <= CONTEXT else "..." + text[-CONTEXT:]
+
+
+def _head(text: str) -> str:
+    return text if len(text) <= CONTEXT else text[:CONTEXT] + "..."
 
 
 def _line_of(text: str, tex: str, first_line: int) -> int:
