@@ -84,6 +84,7 @@ AT_FAULT = {
     "tex-bad-symbol": ["symbol: D_{"],
     "tex-dollar-opens-no-math": ["$6ND FLOPs"],
     "tex-katex-cannot-parse": ["$\\frac{6ND$"],
+    "tex-katex-error-inside-a-display": ["\\tokens"],
     "unknown-key": ["author:"],
     "unknown-output-format": ["format: money"],
     "unknown-related-entry": ["related: [7]"],

@@ -26,6 +26,7 @@ def test_markdown_takes_its_math_from_the_typeset_fragments():
         markdown.render("see $b$", typeset)
 
 
+@pytest.mark.node  # KaTeX runs in Node
 def test_katex_reports_where_it_stopped():
     (bad,) = math.typeset([("a + \\nosuchcommand", False)])
     assert bad.html is None
