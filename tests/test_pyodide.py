@@ -200,13 +200,18 @@ def test_cpython_and_pyodide_solve_alike(entry, question, pyodide_results):
 
 
 def test_solving_is_quick_in_pyodide(pyodide_results):
-    """The issue's questions on /35/, /19/ and /46/ take a few milliseconds of Python (well under
-    the 50 ms the page allows from input to answer); the bound is loose, as timings vary."""
+    """The issue's questions on /35/, /19/ and /46/ are answered in Pyodide with a small share of the
+    solver's evaluation budget.  Counted, not timed: a timing here would flake on a busy machine; the
+    milliseconds from input to answer are measured side by side by the benchmark (BENCHMARKS.md)."""
+    from site_builder.runtime.solve import MAX_EVALUATIONS
+
     for way in WAYS:
-        times = {
-            k: ms for k, ms in pyodide_results[way]["solve_ms"].items() if k.split("::")[0] in ("e35", "e19", "e46")
+        used = {
+            k: reply["value"]["evaluations"]
+            for k, reply in pyodide_results[way]["solves"].items()
+            if k.split("::")[0] in ("e35", "e19", "e46") and reply.get("ok")
         }
-        assert times and max(times.values()) < 40, (way, times)
+        assert used and max(used.values()) <= MAX_EVALUATIONS // 2, (way, used)
 
 
 def test_the_pages_decode_the_xz_files_the_build_stores(site):
