@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .runtime import page
+from .runtime.numbers import NUMERIC, split_format
+
 PART_TITLES = {"I": "Foundations", "II": "The Classical Era", "III": "The Modern Era"}
 
 
@@ -40,8 +43,8 @@ class Input:
         question = self.question
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
-    def spec(self) -> dict:
-        spec = {"name": self.name, "type": self.type, "default": self.default}
+    def spec(self) -> page.Input:
+        spec: page.Input = {"name": self.name, "type": self.type, "default": self.default}
         for key in ("domain", "length", "sum"):
             if getattr(self, key) is not None:
                 spec[key] = getattr(self, key)
@@ -73,8 +76,8 @@ class Output:
         question = self.question
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
-    def spec(self) -> dict:
-        spec = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
+    def spec(self) -> page.Output:
+        spec: page.Output = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
         spec.update({k: v for k, v in (("valid", self.valid), ("invalid", self.invalid)) if v})
         if not self.elastic:
             spec["elastic"] = False
@@ -115,38 +118,21 @@ class Case:
 
 @dataclass(frozen=True)
 class Plot:
-    x: str
-    y: tuple[str, ...]
-    start: float
-    stop: float
-    log_x: bool = False
-    log_y: bool = False
-    points: int = 60
+    """One chart.  ``chart`` holds its YAML keys as the page and the calculator read them (``from``,
+    ``to``, ``points`` filled in); ``plot["from"]`` reads one, and a template's ``plot.x`` too."""
+
+    chart: page.Plot = field(hash=False)
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
-    when: tuple = ()  # ((choice input, value), ...): the mode in which the swept input is used
 
-    @property
-    def headlines(self) -> tuple[str, ...]:
-        """The outputs shown first: ``headline`` if given, else the default question's output."""
-        if self.headline:
-            return self.headline
-        question = self.question
-        return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
+    def __getitem__(self, key: str):
+        return self.chart[key]
 
-    def spec(self) -> dict:
-        spec = {
-            "x": self.x,
-            "y": list(self.y),
-            "from": self.start,
-            "to": self.stop,
-            "log_x": self.log_x,
-            "log_y": self.log_y,
-            "points": self.points,
-        }
-        if self.when:
-            spec["when"] = dict(self.when)
-        return spec
+    def get(self, key: str, default=None):
+        return self.chart.get(key, default)
+
+    def spec(self) -> page.Plot:
+        return dict(self.chart)
 
 
 @dataclass(frozen=True)
@@ -235,7 +221,7 @@ class Entry:
         if self.solve:
             return dict(self.solve)
         free = next((i.name for i in self.inputs if i.type in ("real", "integer")), None)
-        output = next((o.name for o in self.outputs if o.format.split(":")[0] not in ("bool", "text")), None)
+        output = next((o.name for o in self.outputs if split_format(o.format)[0] in NUMERIC), None)
         return {"input": free, "output": output} if free and output else None
 
     @property
@@ -246,8 +232,8 @@ class Entry:
         question = self.question
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
-    def spec(self) -> dict:
-        """What the runtime needs: the page carries this as JSON for Pyodide."""
+    def spec(self) -> page.Spec:
+        """What the calculator needs (the page's spec adds the rest: ``site_builder.spec``)."""
         return {
             "id": self.key,
             "formula": self.formula,

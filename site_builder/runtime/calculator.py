@@ -3,7 +3,7 @@
 Standard library only: shipped to the browser.  The same class answers pytest, the
 build (the results printed into each page), ``site_builder compute`` and Pyodide.
 
-A spec is plain data (what the page carries as JSON)::
+A spec is plain data, ``page.Spec`` (the page carries a ``page.PageSpec`` as JSON)::
 
     {"id": "35", "formula": "def compute(L, ...): ...",
      "inputs": [{"name": "L", "type": "integer", "domain": "[1, inf)", "default": 80}, ...],
@@ -16,12 +16,11 @@ import ast
 import json
 import math
 from fractions import Fraction
-from urllib.parse import urlencode
 
+from . import page
 from . import units as unit_table
-from .citation import run_citation
 from .domain import Domain, DomainError, Interval
-from .numbers import write_input
+from .numbers import NUMERIC, split_format, write_input
 from .solve import solve
 
 # Standard-library modules in Pyodide's core that a formula may import.
@@ -108,6 +107,7 @@ class Calculator:
         self.defaults = {i["name"]: i["default"] for i in spec["inputs"]}
         self.outputs = list(spec["outputs"])
         self.plots = list(spec.get("plots", []))
+        self.inputs = list(spec["inputs"])
         self.meta = spec.get("meta")
         # The values that "feeds into" links carry to other entries (the page's spec lists them).
         self.fed = sorted({name for feed in spec.get("feeds", []) for name in feed["inputs"].values()})
@@ -233,7 +233,7 @@ class Calculator:
     def _sweep(self, raw: dict, plot: dict) -> dict:
         values = self.read(raw)
         domain = next(d for d in self.domains if d.name == plot["x"])
-        lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", 60))
+        lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", page.PLOT_POINTS))
         off = {name: choice for name, choice in plot.get("when", {}).items() if values.get(name) != choice}
         if off:
             # In this mode the swept input is not used: a flat line would say it does not matter.
@@ -306,7 +306,7 @@ class Calculator:
             below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
             row = {}
             for o in self.outputs:
-                if o.get("elastic") is False or o["format"].split(":")[0] in ("bool", "text"):
+                if o.get("elastic") is False or split_format(o["format"])[0] not in NUMERIC:
                     continue  # a position, a choice, a yes/no: no elasticity means anything
                 a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
                 if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
@@ -322,19 +322,16 @@ class Calculator:
             self._default_values = self.read({})
         return {n: write_input(raw[n]) for n in self.defaults if n in raw and values[n] != self._default_values[n]}
 
-    def citation(self, raw: dict, result: dict, accessed: str) -> dict:
-        """The citation of one computation (needs the page's ``meta``)."""
+    def share(self, raw: dict, result: dict, accessed: str) -> page.Share:
+        """The link to one computation and its citation (needs the page's ``meta``)."""
         query = self.changed(raw, result["inputs"])
-        url = self.meta["url"] + (("?" + urlencode(query)) if query else "")
-        given = [(d.name, write_input(raw.get(d.name, self.defaults[d.name]))) for d in self.domains]
-        found = [(o.get("label", o["name"]), result["outputs"][o["name"]]["text"]) for o in self.outputs]
-        return {"query": query, "url": url, **run_citation(self.meta, given, found, url, accessed)}
+        return page.share(self.meta, self.inputs, self.outputs, raw, result, query, accessed)
 
     @staticmethod
     def write(output: dict, value, units: dict | None = None) -> str:
         unit = output.get("unit", "")
         choice = (units or {}).get(unit_table.family(unit)) if unit in unit_table.UNITS else None
-        return unit_table.write(value, output.get("format", "sig:4"), unit, choice)
+        return unit_table.write(value, output.get("format", page.DEFAULT_FORMAT), unit, choice)
 
 
 def _blame(exc: Exception, values: dict) -> str:
@@ -387,7 +384,7 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     if accessed and calc.meta:
-        result["share"] = calc.citation(raw, result, accessed)
+        result["share"] = calc.share(raw, result, accessed)
     result["echo"] = calc.echoes(raw)
     # The values that links carry into other entries, as a reader would type them.
     values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
@@ -428,7 +425,7 @@ def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str =
         run = item["run"]
         solved = {**{n: v for n, v in raw.items() if n != free}, free: item["value"]}
         if k == 0 and accessed and calc.meta:
-            run["share"] = calc.citation(solved, run, accessed)
+            run["share"] = calc.share(solved, run, accessed)
         values = {**run["inputs"], **{name: o["value"] for name, o in run["outputs"].items()}}
         run["typed"] = {name: write_input(values[name]) for name in calc.fed}
     return json.dumps({"ok": True, "value": json_safe(result)})
