@@ -14,7 +14,7 @@ import pytest
 from site_builder.cli import main
 from site_builder.errors import shown
 from site_builder.load import _PATTERN_HINTS, schema
-from site_builder.runtime import page
+from site_builder.runtime import calculator, page
 from site_builder.runtime.numbers import FORMAT_PATTERN, FORMATS, NUMERIC, split_format
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,3 +118,74 @@ def test_the_page_takes_its_reserved_names_from_the_spec(site):
     script = (ROOT / "pyodide_app" / "page.js").read_text()
     assert "spec.reserved" in script
     assert not re.search(r'"embed",\s*"units"', script)  # no list of its own to drift
+
+
+# ----------------------------------------------------------------------------- one run, complete
+
+
+def built_spec(site, url: str) -> tuple[dict, str]:
+    text = (site / url.strip("/") / "index.html").read_text()
+    return json.loads(SPEC.search(text).group(1)), text
+
+
+def test_a_run_reply_carries_the_link_the_citation_and_the_feed_links(site):
+    spec, text = built_spec(site, "/36/")
+    assert spec["feeds"], "entry 36 feeds another entry"
+    calculator.load(json.dumps(spec))
+    date = spec["meta"]["date"]
+    # At the defaults: what the build printed into the page, from the same producers.
+    value = json.loads(calculator.run_json(spec["id"], "{}", date))["value"]
+    hrefs = re.findall(r'class="feed-link" id="feed-\d+" href="([^"]*)"', text)
+    assert value["feeds"] == [html.unescape(h) for h in hrefs]
+    cited = re.search(r'<pre class="citation" id="cite-run-text">(.*?)</pre>', text, re.S).group(1)
+    assert value["share"]["text"] == html.unescape(cited)
+    assert value["share"]["query"] == {} and value["share"]["url"] == spec["meta"]["url"]
+    # An edit: the one reply has everything the page writes.
+    first = spec["inputs"][0]
+    changed = "7" if first["type"] in ("real", "integer") else None
+    assert changed, "entry 36's first input is a number"
+    value = json.loads(calculator.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01"))["value"]
+    share = value["share"]
+    assert share["query"] == {first["name"]: changed}
+    assert share["url"] == f"{spec['meta']['url']}?{first['name']}={changed}"
+    assert f"{first['name']} = {changed}" in share["text"] and "accessed 2026-12-01" in share["text"]
+    assert share["bibtex"].startswith("@")
+    assert value["feeds"] == page.feed_hrefs(spec["feeds"], value)
+    for href, feed in zip(value["feeds"], spec["feeds"]):
+        assert href.startswith(feed["url"] + "?") and all(f"{t}=" in href for t in feed["inputs"])
+
+
+def test_a_feed_link_carries_values_as_a_reader_types_them():
+    run = {"inputs": {"N": 70_000_000_000}, "outputs": {"bytes": {"value": 1.4e11, "text": "140 GB"}}}
+    feeds = [{"url": "/36/", "inputs": {"N": "N", "M": "bytes"}}]
+    assert page.feed_hrefs(feeds, run) == ["/36/?N=70B&M=140B"]
+
+
+def test_the_elasticity_reply_carries_its_text(site):
+    spec, text = built_spec(site, "/35/")
+    calculator.load(json.dumps(spec))
+    reply = json.loads(calculator.elasticity_json(spec["id"], "{}"))
+    assert reply["text"] == page.elasticity_texts(reply["value"])
+    for name, row in reply["text"].items():
+        for output, shown_text in row.items():
+            cell = re.search(rf'<td id="el-{name}-{output}">([^<]*)</td>', text)
+            if cell:  # the build wrote the same text
+                assert cell.group(1) == shown_text
+
+
+@pytest.mark.parametrize("value, text", [(None, "—"), (1.0, "1.00"), (-0.5, "−0.50"), (0.333, "0.33")])
+def test_elasticity_text(value, text):
+    assert page.elasticity_text(value) == text
+
+
+def test_each_solution_carries_its_run_complete(site):
+    spec, _ = built_spec(site, "/35/")
+    calculator.load(json.dumps(spec))
+    question = {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}
+    reply = json.loads(calculator.solve_json("35", "{}", json.dumps(question), "2026-12-01"))
+    solution = reply["value"]["solutions"][0]
+    run = solution["run"]
+    assert run["share"]["query"]["s"] == str(solution["value"]) == "244140"  # as links carry it
+    assert "accessed 2026-12-01" in run["share"]["text"]
+    assert run["feeds"] == page.feed_hrefs(spec["feeds"], run)
+    assert "echo" in run

@@ -109,8 +109,7 @@ class Calculator:
         self.plots = list(spec.get("plots", []))
         self.inputs = list(spec["inputs"])
         self.meta = spec.get("meta")
-        # The values that "feeds into" links carry to other entries (the page's spec lists them).
-        self.fed = sorted({name for feed in spec.get("feeds", []) for name in feed["inputs"].values()})
+        self.feeds = list(spec.get("feeds", []))  # the "feeds into" links (the page's spec lists them)
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
         self._default_sweeps: dict = {}
@@ -363,7 +362,8 @@ def sweep_json(entry_id: str, raw_json: str, index: int) -> str:
 def elasticity_json(entry_id: str, raw_json: str) -> str:
     calc = _loaded[entry_id]
     try:
-        return json.dumps({"ok": True, "value": json_safe(calc.elasticities(json.loads(raw_json)))})
+        table = calc.elasticities(json.loads(raw_json))
+        return json.dumps({"ok": True, "value": json_safe(table), "text": page.elasticity_texts(table)})
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
 
@@ -371,8 +371,9 @@ def elasticity_json(entry_id: str, raw_json: str) -> str:
 def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "") -> str:
     """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
 
-    With ``accessed`` (a date) and the page's meta, the value carries the shareable query
-    and the computation's citation."""
+    The value is all one edit needs: the outputs, what the inputs were read as (``echo``), each
+    feed link's href (``feeds``), and with the page's meta the shareable link and the
+    computation's citation (``share``, accessed on ``accessed``, a date)."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     units = json.loads(units_json) if units_json else None
@@ -383,20 +384,23 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         result = calc.run(raw, units)
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    if accessed and calc.meta:
+    _complete(calc, raw, result, accessed)
+    return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def _complete(calc: Calculator, raw: dict, result: dict, accessed: str) -> None:
+    """A run as the page shows it: with its echoes, feed links and (with meta) link and citation."""
+    if calc.meta:
         result["share"] = calc.share(raw, result, accessed)
     result["echo"] = calc.echoes(raw)
-    # The values that links carry into other entries, as a reader would type them.
-    values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
-    result["typed"] = {name: write_input(values[name]) for name in calc.fed}
-    return json.dumps({"ok": True, "value": json_safe(result)})
+    result["feeds"] = page.feed_hrefs(calc.feeds, result)
 
 
 def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "") -> str:
     """The inverse question: ``{"input", "output", "sense", "target"}`` -> ``{"ok": true, "value":
     <the result of solve.solve>}`` or ``{"ok": false, "errors": {name: message}}``.
 
-    With ``accessed``, the first solution's run carries the shareable query and citation."""
+    Each solution's run is complete as ``run_json``'s (the freed input at its value)."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     question = json.loads(question_json)
@@ -421,13 +425,10 @@ def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str =
         )
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    for k, item in enumerate(result["solutions"]):
-        run = item["run"]
-        solved = {**{n: v for n, v in raw.items() if n != free}, free: item["value"]}
-        if k == 0 and accessed and calc.meta:
-            run["share"] = calc.share(solved, run, accessed)
-        values = {**run["inputs"], **{name: o["value"] for name, o in run["outputs"].items()}}
-        run["typed"] = {name: write_input(values[name]) for name in calc.fed}
+    fixed = {n: v for n, v in raw.items() if n != free}
+    for item in result["solutions"]:
+        _complete(calc, {**fixed, free: item["value"]}, item["run"], accessed)
+        item["run"]["echo"] = calc.echoes({**fixed, free: item["text"]})  # as the field, filled with it, reads
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 
