@@ -87,6 +87,32 @@ def test_a_plot_keeps_the_yaml_names_and_its_defaults(bank):
         assert plot["from"] == chart["from"] and plot["to"] == chart["to"]
 
 
+def keys_of(typed) -> tuple[set, set]:
+    return set(typed.__required_keys__), set(typed.__required_keys__ | typed.__optional_keys__)
+
+
+def test_every_built_spec_has_the_shape_its_type_declares(site):
+    """The builder and the type agree: the keys a page carries are the ones page.py declares."""
+    pages = [p for p in site.rglob("index.html") if SPEC.search(p.read_text())]
+    assert len(pages) >= 60
+    for path in pages:
+        spec = json.loads(SPEC.search(path.read_text()).group(1))
+        for typed, items in [
+            (page.PageSpec, [spec]),
+            (page.Meta, [spec["meta"]]),
+            (page.Input, spec["inputs"]),
+            (page.Output, spec["outputs"]),
+            (page.Plot, spec["plots"]),
+            (page.Feed, spec["feeds"]),
+            (page.Solve, [spec["solve"]] if spec["solve"] else []),
+            (page.Sweep, spec["sweeps"]),
+            (page.Preset, [p for kind in spec.get("presets", {}).values() for p in kind]),
+        ]:
+            required, allowed = keys_of(typed)
+            for item in items:
+                assert required <= set(item) <= allowed, (path, typed.__name__, set(item) ^ required)
+
+
 # ----------------------------------------------------------------------------- reserved query names
 
 RESERVED_FIXTURE = ROOT / "tests" / "bad_entries" / "input-name-reserved"

@@ -10,8 +10,7 @@ what a feed link carries (``feed_hrefs``), the citation of one computation (``sh
 and an elasticity as written (``elasticity_text``).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: TypedDict must see NotRequired itself.
 from typing import NotRequired, TypedDict
 from urllib.parse import urlencode
 
@@ -86,6 +85,32 @@ class Feed(TypedDict):
     inputs: dict[str, str]  # target input -> this entry's input or output that fills it
 
 
+class Sweep(TypedDict):
+    """A plot's points (``Calculator.sweep``); the spec carries the defaults' without ``text``."""
+
+    x: list[float]
+    y: dict[str, list]  # output -> its values, None where the formula gives none
+    current: dict  # {"x", "y": {output: value}}: the reader's own point
+    text: NotRequired[dict]  # the same points as the chart's table writes them
+    inactive: NotRequired[dict]  # {"input", "when"}: the mode in which the swept input is not used
+
+
+class Source(TypedDict):
+    title: str
+    url: str
+    where: str
+
+
+class Preset(TypedDict):
+    """A model or an accelerator that fills this entry's inputs (site_builder.presets.spec)."""
+
+    id: str
+    name: str
+    family: str
+    sources: list[Source]  # each listed once
+    values: dict[str, list]  # input -> [its text, the index of its source, the preset field it comes from]
+
+
 class Meta(TypedDict):
     id: str
     label: str
@@ -121,12 +146,12 @@ class PageSpec(Spec):
     """What the page carries: the calculator's spec and what the page shows around it."""
 
     meta: Meta
-    sweeps: list[dict]  # the defaults' points of each plot (without their text: the table is in the HTML)
+    sweeps: list[Sweep]  # the defaults' points of each plot (without their text: the table is in the HTML)
     feeds: list[Feed]
     labels: dict[str, str]  # input or output name -> its label
     protocol: bool
     reserved: list[str]  # RESERVED: query names that are the page's, not an input's
-    presets: NotRequired[dict]  # kind -> the presets that fill this entry (site_builder.presets.spec)
+    presets: NotRequired[dict[str, list[Preset]]]  # kind (model, hardware) -> the presets that fill this entry
 
 
 # ----------------------------------------------------------------------------- the shared rules
