@@ -215,3 +215,11 @@ def test_each_solution_carries_its_run_complete(site):
     assert "accessed 2026-12-01" in run["share"]["text"]
     assert run["feeds"] == page.feed_hrefs(spec["feeds"], run)
     assert "echo" in run
+
+
+def test_the_page_assigns_what_python_wrote():
+    """Feed links and elasticities are written by the runtime (page.feed_hrefs, page.elasticity_text):
+    page.js only puts them in place."""
+    script = (ROOT / "pyodide_app" / "page.js").read_text()
+    assert "toFixed(2)" not in script  # (a load time is written with toFixed(1): not a result)
+    assert ".typed" not in script and "feed.inputs" not in script
