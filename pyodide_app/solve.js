@@ -223,6 +223,7 @@ export function setupSolve(page) {
       // stale, until it is fixed (as the results do for a wrong input).
       says(why);
       staleMark();
+      page.recompute();   // the results follow the inputs as they are (the page left them to the answer)
       return;
     }
     says("");
