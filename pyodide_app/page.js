@@ -451,7 +451,8 @@ function initPage() {
 
   setupPractice(spec);
   setupInputs(form);
-  solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, showSolved, addNotice, today, ready: () => ready, watchdog: WATCHDOG_MS });
+  const page = current;   // an answer that arrives after the reader left is not shown on the next page
+  solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, showSolved: (run) => { if (page === current) showSolved(run); }, addNotice, today, ready: () => ready, watchdog: WATCHDOG_MS });
 
   // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
   presets = setupPresets(spec, form, addNotice);
