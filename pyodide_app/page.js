@@ -17,7 +17,7 @@ import { setupCard } from "./card.js";
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets;   // this page's solve panel and preset menus
 let shown = [];       // the outputs the embed card shows (?show=), known names only
-const PAGE_PARAMS = new Set(["embed", "units", "solve", "model", "hardware", "show"]);
+let reserved;         // query names the page keeps for itself (the spec's, from the runtime)
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
@@ -140,41 +140,37 @@ function showList(element, items, unit) {
 }
 
 // The address bar and the citation follow the inputs once typing pauses (browsers throttle
-// history updates, and a citation per keystroke is work nobody reads).
+// history updates): the run's reply carries them, only writing them waits.
 let shareTimer = null;
-function scheduleShare(delay = 300) {
+let pendingShare = null;   // the newest run's link and citation, not yet written
+function scheduleShare(share, delay = 300) {
   clearTimeout(shareTimer);
-  shareTimer = setTimeout(updateShare, delay);
+  pendingShare = share || null;
+  shareTimer = setTimeout(writeShare, delay);
 }
 
-async function updateShare() {
-  const accessed = new Date().toISOString().slice(0, 10);
-  const mine = current;
-  let reply;
-  try {
-    reply = await (solve.share(accessed) || runner.call("run", { entry: spec.id, raw: rawInputs(), accessed, units: units() }, WATCHDOG_MS));
-  } catch (err) {
-    return;
-  }
-  if (!reply.ok || mine !== current) return;
-  const share = reply.value.share;
-  if (share) {
-    const query = presets.share(new URLSearchParams(share.query));
-    const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
-    if (chosen) query.set("units", chosen);
-    if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
-    if (shown.length) query.set("show", shown.join(","));
-    const search = solve.search(query);
-    const local = location.pathname + (search ? `?${search}` : "") + location.hash;
-    history.replaceState(history.state, "", local);   // the state is the page navigation's (back, forward)
-    shareUrl = new URL(local, location.href).href;
-    document.getElementById("cite-run-text").textContent = share.text;
-    document.getElementById("cite-run-bibtex").textContent = share.bibtex;
-    const printed = document.getElementById("print-url");
-    if (printed) printed.textContent = solve.pretty(shareUrl);   // print: the link carries the inputs
-    document.dispatchEvent(new CustomEvent("share-link"));
-  }
+function writeShare() {
+  clearTimeout(shareTimer);
+  const share = pendingShare && solve.share(pendingShare);
+  pendingShare = null;
+  if (!share) return;
+  const query = presets.share(new URLSearchParams(share.query));
+  const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
+  if (chosen) query.set("units", chosen);
+  if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
+  if (shown.length) query.set("show", shown.join(","));
+  const search = solve.search(query);
+  const local = location.pathname + (search ? `?${search}` : "") + location.hash;
+  history.replaceState(history.state, "", local);   // the state is the page navigation's (back, forward)
+  shareUrl = new URL(local, location.href).href;
+  document.getElementById("cite-run-text").textContent = share.text;
+  document.getElementById("cite-run-bibtex").textContent = share.bibtex;
+  const printed = document.getElementById("print-url");
+  if (printed) printed.textContent = solve.pretty(shareUrl);   // print: the link carries the inputs
+  document.dispatchEvent(new CustomEvent("share-link"));
 }
+
+const today = () => new Date().toISOString().slice(0, 10);
 
 async function recompute(first = false) {
   if (!ready) return;
@@ -182,7 +178,7 @@ async function recompute(first = false) {
   const mine = current;
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), units: units() }, WATCHDOG_MS);
+    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed: today(), units: units() }, WATCHDOG_MS);
   } catch (err) {
     if (seq === sent && ready && mine === current) setStatus("failed", `Python failed: ${err.message}`);
     return;
@@ -191,14 +187,7 @@ async function recompute(first = false) {
   applied = seq;
   document.documentElement.dataset.replies = String(seq);
   if (reply.ok) {
-    showErrors({});
-    showResult(reply.value);
-    showEchoes(form, reply.value.echo, names);
-    scheduleShare();
-    scheduleExtras(reply.value);
-    // The first computation keeps the "Python ready" message up: it is the one the reader waited
-    // for, and it stays until the reader changes something.
-    if (!first) setStatus("ready", "Computed by Python in your browser.");
+    showRun(reply.value, first);
   } else {
     showErrors(reply.errors);
     showEchoes(form, {}, Object.keys(reply.errors));
@@ -206,11 +195,32 @@ async function recompute(first = false) {
   }
 }
 
-// ---- charts, scaling and feed links follow the results once typing pauses
+// One run's reply, complete: results, echoes, feed links, and (once typing pauses) the link and
+// citation.  ``first``: the first computation keeps the "Python ready" message up: it is the one
+// the reader waited for, and it stays until the reader changes something.
+function showRun(value, first = false) {
+  showErrors({});
+  showResult(value);
+  showEchoes(form, value.echo, names);
+  value.feeds.forEach((href, i) => { document.getElementById(`feed-${i}`).href = href; });
+  scheduleShare(value.share);
+  scheduleExtras();
+  if (!first) setStatus("ready", "Computed by Python in your browser.");
+}
+
+// A run the solve panel computed (its answer's): shown as the newest reply.
+function showSolved(value) {
+  const seq = ++sent;
+  applied = seq;
+  document.documentElement.dataset.replies = String(seq);
+  showRun(value);
+}
+
+// ---- charts and scaling follow the results once typing pauses
 let extrasTimer = null;
-function scheduleExtras(value) {
+function scheduleExtras() {
   clearTimeout(extrasTimer);
-  extrasTimer = setTimeout(() => updateExtras(value), 120);
+  extrasTimer = setTimeout(updateExtras, 120);
 }
 
 // The chart's points as a table, written by Python like every other number on the page.
@@ -229,22 +239,17 @@ function showPoints(sweep, i) {
   }));
 }
 
-async function updateExtras(value) {
+async function updateExtras() {
   const mine = current;
-  spec.feeds.forEach((feed, i) => {
-    const query = new URLSearchParams();
-    for (const [target, origin] of Object.entries(feed.inputs)) query.set(target, value.typed[origin]);
-    document.getElementById(`feed-${i}`).href = `${feed.url}?${query}`;
-  });
   const raw = rawInputs();
   if (document.getElementById("scaling-table")) {
     const reply = await runner.call("elasticity", { entry: spec.id, raw }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
     if (mine !== current) return;
     if (reply.ok) {
-      for (const [input, row] of Object.entries(reply.value)) {
-        for (const [output, e] of Object.entries(row)) {
+      for (const [input, row] of Object.entries(reply.text)) {
+        for (const [output, text] of Object.entries(row)) {
           const cell = document.getElementById(`el-${input}-${output}`);
-          if (cell) cell.textContent = e === null ? "—" : e.toFixed(2).replace("-", "−");
+          if (cell) cell.textContent = text;
         }
       }
     }
@@ -416,7 +421,13 @@ function initPage() {
     if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
     else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
   }
-  for (const menu of unitMenus) menu.addEventListener("change", () => { remember(); if (!ready) outputs.classList.add("stale"); recompute(); });
+  for (const menu of unitMenus) {
+    menu.addEventListener("change", () => {
+      remember();
+      if (!ready) outputs.classList.add("stale");
+      if (!solve.active()) recompute();   // an asked question is solved again there, its run shown
+    });
+  }
 
   // ---- the outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice)
   shown = [];
@@ -440,13 +451,15 @@ function initPage() {
 
   setupPractice(spec);
   setupInputs(form);
-  solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, addNotice, ready: () => ready, watchdog: WATCHDOG_MS });
+  const page = current;   // an answer that arrives after the reader left is not shown on the next page
+  solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, showSolved: (run) => { if (page === current) showSolved(run); }, addNotice, today, ready: () => ready, watchdog: WATCHDOG_MS });
 
   // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
   presets = setupPresets(spec, form, addNotice);
   linked = {};
+  reserved = new Set(spec.reserved);
   for (const [name, value] of new URLSearchParams(location.search)) {
-    if (PAGE_PARAMS.has(name) || solve.keys.has(name)) continue;
+    if (reserved.has(name) || solve.keys.has(name)) continue;
     if (!names.has(name)) {
       addNotice(`Ignored the link's parameter “${name.slice(0, 40)}”: this entry has no such input.`);
     } else if (value.length > 20000) {
@@ -478,16 +491,13 @@ function initPage() {
       outputs.classList.add("stale");
       if (status.dataset.state === "loading") setStatus("loading", "Loading Python… your values will be computed as soon as it is ready.");
     }
-    recompute();
+    if (!solve.active()) recompute();   // an asked question is solved again there, its run shown
   });
   form.addEventListener("submit", (event) => event.preventDefault());
 
   document.getElementById("copy-link").addEventListener("click", async () => {
     const feedback = document.getElementById("copy-feedback");
-    if (ready) {
-      clearTimeout(shareTimer);
-      await updateShare();
-    }
+    if (pendingShare) writeShare();   // the newest run's link, not the one typing left behind
     const url = new URL(shareUrl);
     url.searchParams.delete("embed");
     try {

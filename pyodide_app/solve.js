@@ -50,13 +50,13 @@ function line(text, className = "") {
 }
 
 // ``page``: what page.js lends: spec, form, runner, rawInputs(), units(), recompute(),
-// addNotice(text), watchdog (ms).  Returns the hooks page.js calls.
+// showSolved(run), addNotice(text), today(), watchdog (ms).  Returns the hooks page.js calls.
 export function setupSolve(page) {
   const { spec, form, runner } = page;
   const root = document.documentElement;
   const panel = document.getElementById("solve");
   const link = fromLink(new URLSearchParams(location.search), spec);
-  const hooks = { keys: link.keys, ask: async () => {}, share: () => null, search: (q) => String(q), pretty: (u) => u };
+  const hooks = { keys: link.keys, ask: async () => {}, active: () => false, share: (s) => s, search: (q) => String(q), pretty: (u) => u };
   for (const text of link.problems) page.addNotice(text);
   if (!panel || !spec.solve) return hooks;
 
@@ -165,6 +165,7 @@ export function setupSolve(page) {
     answer.replaceChildren(...parts);
   }
 
+  // The answer's run is complete (results, link, citation): shown as it is, not computed again.
   async function apply(value) {
     const s = (value.solutions || [])[chosen];
     if (s) {
@@ -175,7 +176,8 @@ export function setupSolve(page) {
     }
     showAnswer(value);
     panel.classList.remove("stale");
-    await page.recompute();
+    if (s) page.showSolved(s.run);
+    else await page.recompute();   // no value meets it: the results at the inputs as they are
     root.dataset.solves = String(Number(root.dataset.solves || 0) + 1);
   }
 
@@ -191,7 +193,7 @@ export function setupSolve(page) {
     const slow = setTimeout(() => { if (seq === asked) staleMark(); }, 150);
     let reply;
     try {
-      reply = await runner.call("solve", { entry: spec.id, raw, question: q, units: page.units() }, page.watchdog);
+      reply = await runner.call("solve", { entry: spec.id, raw, question: q, accessed: page.today(), units: page.units() }, page.watchdog);
     } catch (err) {
       clearTimeout(slow);
       if (seq !== asked) return;
@@ -208,6 +210,7 @@ export function setupSolve(page) {
         active = q;
         mark(q, true);
         answer.replaceChildren(line(`Waiting for valid inputs (${other.join(", ")}) to solve again.`, "solve-wait"));
+        page.recompute();   // its field says what is wrong
         return;
       }
       const why = Object.entries(reply.errors).map(([n, m]) => ([q.input, q.output, "solve"].includes(n) ? m : `${n}: ${m}`)).join("; ");
@@ -220,6 +223,7 @@ export function setupSolve(page) {
       // stale, until it is fixed (as the results do for a wrong input).
       says(why);
       staleMark();
+      page.recompute();   // the results follow the inputs as they are (the page left them to the answer)
       return;
     }
     says("");
@@ -258,19 +262,16 @@ export function setupSolve(page) {
 
   if (link.question) fill(link.question);
   hooks.ask = () => (link.question ? ask(link.question, true) : Promise.resolve());
-  // The citation of an inverse question: the computation at the value shown, cited by the link
-  // that asks the question again (the freed input's value is the answer, not a given).
-  hooks.share = (accessed) => {
-    if (!active) return null;
+  hooks.active = () => active !== null;
+  // The citation of an inverse question: the computation at the value shown (a run's ``share``),
+  // cited by the link that asks the question again (the freed input's value is the answer, not a given).
+  hooks.share = (share) => {
+    if (!active || share.url.includes("solve=")) return share;
     const q = active;
-    return runner.call("run", { entry: spec.id, raw: page.rawInputs(), accessed, units: page.units() }, page.watchdog).then((reply) => {
-      const share = reply.ok && reply.value.share;
-      if (!share || share.url.includes("solve=")) return reply;
-      const url = hooks.pretty(`${spec.meta.url}?${hooks.search(share.query)}`);
-      const asks = `solved for ${q.input} where ${describe(q)}, computed with`;
-      const cite = (text) => text.split(share.url).join(url).replace("computed with", asks);
-      return { ok: true, value: { ...reply.value, share: { ...share, url, text: cite(share.text), bibtex: cite(share.bibtex) } } };
-    });
+    const url = hooks.pretty(`${spec.meta.url}?${hooks.search(share.query)}`);
+    const asks = `solved for ${q.input} where ${describe(q)}, computed with`;
+    const cite = (text) => text.split(share.url).join(url).replace("computed with", asks);
+    return { ...share, url, text: cite(share.text), bibtex: cite(share.bibtex) };
   };
   // The address bar's query: the forward inputs the reader changed, less the freed one, and the
   // question written as it reads (solve=s&total<=80GB).

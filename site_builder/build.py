@@ -20,14 +20,9 @@ from . import offline, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
 from .bank import assemble
 from .cache import Cache, key
-from .entry import Entry
-from .errors import BuildFailed, Problems
 from .presets import preset_files
 from .render import Renderer
-from .runtime.calculator import Calculator
-from .runtime.numbers import write_input
-from .runtime.solve import solve, typed
-from .timelimit import FormulaTimeout, time_limit
+from .results import results
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,55 +52,6 @@ def licences() -> dict:
         for name in package.get("dependencies", {})
     ]
     return {"files": files, "code": package.get("license", ""), "served": served}
-
-
-def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
-    """An inverse case: its fixed inputs and the question (the freed input '?'), and each check
-    at the solution its index picks: the freed input as refined, or an output there."""
-    symbols = {i.name: i.symbol for i in entry.inputs}
-    outputs = {o.name: o for o in entry.outputs}
-    q = case.inverse
-    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"], clock=False)
-    sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
-    asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
-    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [
-        (symbols[q["input"]], q["input"], asked)
-    ]
-    label = next(i.label for i in entry.inputs if i.name == q["input"])
-    checks = []
-    for c in case.checks:
-        k = c.index or 0
-        found = answer["solutions"][k]
-        several = f" (solution {k + 1})" if len(answer["solutions"]) > 1 else ""
-        if c.output == q["input"]:
-            root = found["root"]
-            text = typed(root if isinstance(root, int) else float(f"{root:.6g}"), isinstance(root, int))
-            checks.append((c, text, label + several))
-        else:
-            checks.append((c, found["run"]["outputs"][c.output]["text"], outputs[c.output].label + several))
-    return {"inputs": inputs, "checks": checks}
-
-
-def _case_rows(entry: Entry, calc: Calculator) -> dict:
-    symbols = {i.name: i.symbol for i in entry.inputs}
-    outputs = {o.name: o for o in entry.outputs}
-    rows = {}
-    for case in entry.cases:
-        if case.solve:
-            rows[case.id] = _inverse_rows(entry, calc, case)
-            continue
-        run = calc.run(case.inputs)
-        checks = []
-        for c in case.checks:
-            value = run["outputs"][c.output]["value"]
-            if c.index is not None:
-                text = Calculator.write(outputs[c.output].spec(), value[c.index])
-                label = f"{outputs[c.output].label} [{c.index + 1}]"
-            else:
-                text, label = run["outputs"][c.output]["text"], outputs[c.output].label
-            checks.append((c, text, label))
-        rows[case.id] = {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks}
-    return rows
 
 
 def _qr_svgs(urls: list[str]) -> dict[str, str]:
@@ -163,32 +109,17 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
     qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in entries:
-        calc = calculators[entry.key]
-        qr = qr_codes[site_url() + entry.url]
-        try:
-            with time_limit():
-                extras = {
-                    "sweeps": [calc.sweep({}, p.spec()) for p in entry.plots],
-                    "elasticities": calc.elasticities({}),
-                }
-        except FormulaTimeout as exc:
-            problems = Problems()
-            problems.add(
-                entry.where.path,
-                entry.at("plots").line,
-                f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
-            )
-            raise BuildFailed(problems) from None
-        page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr, extras)
+        page = renderer.entry(entry, results(entry, calculators[entry.key], qr_codes[site_url() + entry.url]))
         files[entry.url.strip("/") + "/index.html"] = page.encode()
-        files[entry.url.strip("/") + "/qr.svg"] = qr.replace(
-            "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1
-        ).encode()
+        files[entry.url.strip("/") + "/qr.svg"] = (
+            qr_codes[site_url() + entry.url].replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()
+        )
+    pages = sum(path.endswith(".html") for path in files)  # the site's pages; the redirects below are not
     for alias, target in aliases(entries).items():
         files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
     files["sw.js"] = offline.service_worker(files)
     counts = {
-        "pages": len(entries) + 4 + bool(prompts),
+        "pages": pages,
         "entries": len(entries),
         "cases": sum(len(e.cases) for e in entries),
     }

@@ -17,8 +17,9 @@ from .errors import Problems, shown
 from .runtime import units as unit_table
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval
-from .runtime.numbers import NumberError
-from .runtime.solve import NUMERIC, solve
+from .runtime.numbers import NUMERIC, NumberError, split_format
+from .runtime.page import RESERVED, feed_query
+from .runtime.solve import solve
 from .timelimit import FormulaTimeout, time_limit
 
 LIST_ONLY = ("length", "integer_elements", "sum")
@@ -89,10 +90,6 @@ def _check_ids(entries: list[Entry], problems: Problems) -> None:
                 _add(problems, entry.at("related", k), "related: an entry cannot relate to itself")
 
 
-# Query names an entry page's link keeps for itself (pyodide_app/page.js): no input or output may take one.
-PAGE_PARAMS = ("embed", "units", "solve", "model", "hardware", "show")
-
-
 def _check_fields(entry: Entry, problems: Problems) -> bool:
     """Record problems with names and domains; True when there were none."""
     before = len(problems)
@@ -105,12 +102,11 @@ def _check_fields(entry: Entry, problems: Problems) -> bool:
                 item = next(i for i in items if i.name == name)
                 _add(problems, item.at("name"), f"{kind}: name {name!r} is used {count} times")
         for item in items:
-            if item.name in PAGE_PARAMS:
+            if item.name in RESERVED:
                 _add(
                     problems,
                     item.at("name"),
-                    f"{kind}: name {item.name!r} is kept for the page's links "
-                    f"({', '.join(PAGE_PARAMS)}); choose another",
+                    f"{kind}: name {item.name!r} is kept for the page's links ({', '.join(RESERVED)}); choose another",
                 )
     for k, item in enumerate(entry.inputs):
         at = f"inputs[{k}]"
@@ -195,7 +191,7 @@ def _question_problem(entry: Entry, calc: Calculator, question: dict) -> str | N
         return f"input: {free} is a {inputs[free].type} input; only real and integer inputs can be freed"
     if output not in outputs:
         return f"output: {output!r} is not an output; outputs: {', '.join(outputs)}"
-    if outputs[output].format.split(":")[0] not in NUMERIC:
+    if split_format(outputs[output].format)[0] not in NUMERIC:
         return f"output: {output} is written as {outputs[output].format}, not as a number"
     try:
         value = calc.run({})["outputs"][output]["value"]
@@ -357,46 +353,38 @@ def _check_plots(entry: Entry, calc: Calculator, problems: Problems) -> None:
     for k, plot in enumerate(entry.plots):
         at = f"plots[{k}]"
         before = len(problems)
-        d = domains.get(plot.x)
+        x, lo, hi = plot["x"], plot["from"], plot["to"]
+        d = domains.get(x)
         if d is None or d.kind not in ("real", "integer"):
-            _add(problems, plot.at("x"), f"{at}.x: {plot.x!r} is not a real or integer input")
+            _add(problems, plot.at("x"), f"{at}.x: {x!r} is not a real or integer input")
             continue
-        if not plot.start < plot.stop:
-            _add(problems, plot.at("from"), f"{at}: from ({plot.start:g}) must be below to ({plot.stop:g})")
-        for key, end in (("from", plot.start), ("to", plot.stop)):
+        if not lo < hi:
+            _add(problems, plot.at("from"), f"{at}: from ({lo:g}) must be below to ({hi:g})")
+        for key, end in (("from", lo), ("to", hi)):
             if end not in d.interval:
-                _add(problems, plot.at(key), f"{at}: {end:g} is outside {plot.x}'s domain {d.interval}")
-        if plot.log_x and plot.start <= 0:
+                _add(problems, plot.at(key), f"{at}: {end:g} is outside {x}'s domain {d.interval}")
+        if plot["log_x"] and lo <= 0:
             _add(problems, plot.at("log_x"), f"{at}.log_x: a logarithmic axis needs from > 0")
-        for j, name in enumerate(plot.y):
+        for j, name in enumerate(plot["y"]):
             if name not in defaults:
                 _add(problems, plot.at("y", j), f"{at}.y: unknown output {name!r}")
             elif not _numeric(defaults[name]["value"]):
                 _add(problems, plot.at("y", j), f"{at}.y: {name!r} is not a single number, so it cannot be drawn")
         if len(problems) == before:
             points = calc.sweep({}, plot.spec())
-            drawn = [y for name in plot.y for y in points["y"].get(name, []) if y is not None]
+            drawn = [y for name in plot["y"] for y in points["y"].get(name, []) if y is not None]
             if len(drawn) < 2:
                 _add(
                     problems,
                     plot.at("y"),
-                    f"{at}: the formula gives fewer than two drawable points over [{plot.start:g}, {plot.stop:g}]",
+                    f"{at}: the formula gives fewer than two drawable points over [{lo:g}, {hi:g}]",
                 )
-            elif plot.log_y and min(drawn) <= 0:
+            elif plot["log_y"] and min(drawn) <= 0:
                 _add(
                     problems,
                     plot.at("log_y"),
                     f"{at}.log_y: the outputs reach {min(drawn):g}; a logarithmic axis needs them positive",
                 )
-
-
-def feed_inputs(feed, source: Calculator, run: dict) -> dict:
-    """The target entry's inputs a feed link carries, from the source's current inputs and outputs."""
-    raw = {}
-    for target, name in feed.inputs.items():
-        value = run["outputs"][name]["value"] if name in run["outputs"] else run["inputs"][name]
-        raw[target] = value
-    return raw
 
 
 def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) -> None:
@@ -433,7 +421,7 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
             if bad:
                 continue
             try:
-                fed = feed_inputs(feed, source, source.run({}))
+                fed = feed_query({"url": "", "inputs": feed.inputs}, source.run({}))
             except Exception:
                 continue  # the source's defaults fail: reported already
             try:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .runtime import page
+from .runtime.numbers import NUMERIC, split_format
+
 PART_TITLES = {"I": "Foundations", "II": "The Classical Era", "III": "The Modern Era"}
 
 
@@ -52,8 +55,8 @@ class Input(Located):
     where: Where | None = field(default=None, compare=False)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
-    def spec(self) -> dict:
-        spec = {"name": self.name, "type": self.type, "default": self.default}
+    def spec(self) -> page.Input:
+        spec: page.Input = {"name": self.name, "type": self.type, "default": self.default}
         for key in ("domain", "length", "sum"):
             if getattr(self, key) is not None:
                 spec[key] = getattr(self, key)
@@ -78,8 +81,8 @@ class Output(Located):
     elastic: bool = True  # False for a position or a choice: no elasticity shown
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
-    def spec(self) -> dict:
-        spec = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
+    def spec(self) -> page.Output:
+        spec: page.Output = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}
         spec.update({k: v for k, v in (("valid", self.valid), ("invalid", self.invalid)) if v})
         if not self.elastic:
             spec["elastic"] = False
@@ -122,31 +125,22 @@ class Case(Located):
 
 @dataclass(frozen=True)
 class Plot(Located):
-    x: str
-    y: tuple[str, ...]
-    start: float
-    stop: float
-    log_x: bool = False
-    log_y: bool = False
-    points: int = 60
+    """One chart.  ``chart`` holds its YAML keys as the page and the calculator read them (``from``,
+    ``to``, ``points`` filled in); ``plot["from"]`` reads one, and a template's ``plot.x`` too."""
+
+    chart: page.Plot = field(hash=False)
     caption: str = ""
     where: Where | None = field(default=None, compare=False)
-    when: tuple = ()  # ((choice input, value), ...): the mode in which the swept input is used
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
-    def spec(self) -> dict:
-        spec = {
-            "x": self.x,
-            "y": list(self.y),
-            "from": self.start,
-            "to": self.stop,
-            "log_x": self.log_x,
-            "log_y": self.log_y,
-            "points": self.points,
-        }
-        if self.when:
-            spec["when"] = dict(self.when)
-        return spec
+    def __getitem__(self, key: str):
+        return self.chart[key]
+
+    def get(self, key: str, default=None):
+        return self.chart.get(key, default)
+
+    def spec(self) -> page.Plot:
+        return dict(self.chart)
 
 
 @dataclass(frozen=True)
@@ -234,7 +228,7 @@ class Entry(Located):
         if self.solve:
             return dict(self.solve)
         free = next((i.name for i in self.inputs if i.type in ("real", "integer")), None)
-        output = next((o.name for o in self.outputs if o.format.split(":")[0] not in ("bool", "text")), None)
+        output = next((o.name for o in self.outputs if split_format(o.format)[0] in NUMERIC), None)
         return {"input": free, "output": output} if free and output else None
 
     @property
@@ -245,8 +239,8 @@ class Entry(Located):
         question = self.question
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
-    def spec(self) -> dict:
-        """What the runtime needs: the page carries this as JSON for Pyodide."""
+    def spec(self) -> page.Spec:
+        """What the calculator needs (the page's spec adds the rest: ``site_builder.spec``)."""
         return {
             "id": self.key,
             "formula": self.formula,

@@ -17,6 +17,8 @@ import yaml
 from .cache import Cache, key
 from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Fill, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
+from .runtime import page
+from .runtime.numbers import FORMATS
 
 if TYPE_CHECKING:
     import jsonschema
@@ -105,11 +107,13 @@ def _show(at) -> str:
     return text or "entry"
 
 
+# The output formats as an author writes them: sig:N, ..., int, ..., text.
+FORMAT_NAMES = [f"{f.name}:N" if f.takes_n else f.name for f in FORMATS]
 _PATTERN_HINTS = {
     "domain": "is not an interval such as '[0, 1]', '(0, inf)'",
     "length": "is not an interval such as '[2, 64]'",
     "range": "is not an interval such as '(0.3333, 0.5)'",
-    "format": "is not a format: sig:N, fixed:N, percent:N, sci:N, si:N, int, fraction, bool or text",
+    "format": "is not a format: " + ", ".join(FORMAT_NAMES[:-1]) + " or " + FORMAT_NAMES[-1],
     "name": "is not a Python identifier",
     "output": "is not a Python identifier",
     "input": "is not a Python identifier",
@@ -255,15 +259,8 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         block_lines=blocks,
         plots=tuple(
             Plot(
-                x=p["x"],
-                y=tuple(p["y"]),
-                start=p["from"],
-                stop=p["to"],
-                log_x=p.get("log_x", False),
-                log_y=p.get("log_y", False),
-                points=p.get("points", 60),
+                chart=_chart(p),
                 caption=p.get("caption", ""),
-                when=tuple(p.get("when", {}).items()),
                 where=where("plots", k),
                 lines=tree.under(("plots", k)),
             )
@@ -290,6 +287,22 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         ),
         lines=tree.lines,
     )
+
+
+def _chart(p: dict) -> page.Plot:
+    """A plot's keys as the page reads them: the YAML's own, defaults filled in."""
+    chart: page.Plot = {
+        "x": p["x"],
+        "y": list(p["y"]),
+        "from": p["from"],
+        "to": p["to"],
+        "log_x": p.get("log_x", False),
+        "log_y": p.get("log_y", False),
+        "points": p.get("points", page.PLOT_POINTS),
+    }
+    if p.get("when"):
+        chart["when"] = dict(p["when"])
+    return chart
 
 
 FILL = re.compile(r"(?P<field>[a-z][a-z0-9_]*)(?P<optional>\?)?(?:\s*(?P<op>[*/])\s*(?P<factor>[0-9.]+(?:e[0-9]+)?))?")

@@ -20,6 +20,7 @@ from .cache import Cache, key
 from .entry import Entry, Fill, Where
 from .errors import Problems
 from .load import YAML_LOADER, _message, _pure_yaml_error, _Tree
+from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
 
 SCHEMA_PATH = Path(__file__).with_name("preset.schema.json")
@@ -411,7 +412,7 @@ def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, li
     }
 
 
-def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict:
+def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[page.Preset]]:
     """What the page needs to fill this entry: only the offered presets, only their mapped values.
 
     Each preset: id, name, family, sources (title, url, where; listed once), and for each input

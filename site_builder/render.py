@@ -14,13 +14,15 @@ from urllib.parse import quote, urlencode
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from . import markdown, presets
+from . import markdown
 from .assets import Assets
 from .entry import PART_TITLES, Entry
 from .math import Typeset
-from .runtime import units
-from .runtime.citation import book_bibtex, entry_citation, run_citation
+from .results import Results
+from .runtime import page, units
+from .runtime.citation import book_bibtex, entry_citation
 from .runtime.numbers import reading, write_input
+from .spec import page_spec
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -203,61 +205,21 @@ class Renderer:
             "date": self.date,
         }
 
-    def feeds(self, entry: Entry, run: dict) -> list[dict]:
-        """Each feed's target, and the link carrying this entry's current values there."""
-        links = []
-        for feed in entry.feeds:
-            target = self.by_key[str(feed.entry)]
-            query = urlencode(
-                {
-                    name: write_input(
-                        run["outputs"][origin]["value"] if origin in run["outputs"] else run["inputs"][origin]
-                    )
-                    for name, origin in feed.inputs.items()
-                }
-            )
-            links.append({"entry": target, "label": feed.label, "inputs": feed.inputs, "href": f"{target.url}?{query}"})
-        return links
-
     @staticmethod
     def unit_menus(entry: Entry) -> list[tuple[str, dict]]:
         """(family, choices) for each display family among the entry's outputs, in a stable order."""
         present = {units.family(o.unit) for o in entry.outputs if o.unit in units.UNITS}
         return [(fam, units.CHOICES[fam]) for fam in units.CHOICES if fam in present]
 
-    @staticmethod
-    def solve_spec(entry: Entry, defaults: dict) -> dict | None:
-        """What the page's solve panel offers: the numeric inputs it may free, the numeric outputs it
-        may aim at (a list is neither), and the default question (the entry's ``solve`` pairing, else the
-        first of each)."""
-        inputs = [i.name for i in entry.inputs if i.type in ("real", "integer")]
-        outputs = [
-            o.name
-            for o in entry.outputs
-            if isinstance(defaults["outputs"][o.name]["value"], (int, float))
-            and not isinstance(defaults["outputs"][o.name]["value"], bool)
-        ]
-        if not inputs or not outputs:
-            return None
-        pairing = entry.question or {}
-        return {
-            "input": pairing.get("input") if pairing.get("input") in inputs else inputs[0],
-            "output": pairing.get("output") if pairing.get("output") in outputs else outputs[0],
-            "inputs": inputs,
-            "outputs": outputs,
-        }
-
-    @staticmethod
-    def elasticity_text(value) -> str:
-        return "—" if value is None else f"{value:.2f}".replace("-", "−")
+    elasticity_text = staticmethod(page.elasticity_text)
 
     @staticmethod
     def sweep_summary(entry: Entry, plot, sweep: dict) -> str:
         """The chart's text alternative: the range, the ends, and the current point."""
         outputs = {o.name: o for o in entry.outputs}
-        x = next(i for i in entry.inputs if i.name == plot.x)
+        x = next(i for i in entry.inputs if i.name == plot["x"])
         parts = []
-        for name in plot.y:
+        for name in plot["y"]:
             ys = [(xv, yv) for xv, yv in zip(sweep["x"], sweep["y"][name]) if yv is not None]
             if not ys:
                 continue
@@ -276,8 +238,8 @@ class Renderer:
                 )
                 + "."
             )
-        scale = " (logarithmic axis)" if plot.log_x else ""
-        return f"Chart of {', '.join(outputs[n].label for n in plot.y)} against {x.label}{scale}. " + " ".join(parts)
+        scale = " (logarithmic axis)" if plot["log_x"] else ""
+        return f"Chart of {', '.join(outputs[n].label for n in plot['y'])} against {x.label}{scale}. " + " ".join(parts)
 
     @staticmethod
     def case_query(case) -> str:
@@ -291,14 +253,12 @@ class Renderer:
             query = f"{query}&{question}" if query else question
         return query
 
-    def entry(self, entry: Entry, defaults: dict, cases: dict, qr_svg: str = "", extras: dict | None = None) -> str:
-        """``defaults``: the run on default inputs; ``cases``: case id -> run on its inputs;
-        ``extras``: the default inputs' plot sweeps and elasticities."""
-        extras = extras or {"sweeps": [], "elasticities": {}}
+    def entry(self, entry: Entry, results: Results) -> str:
+        """An entry's page, showing ``results`` (made by ``results.results``)."""
+        defaults = results.run
         meta = self.meta(entry)
-        given = [(i.name, write_input(i.default)) for i in entry.inputs]
-        found = [(o.label, defaults["outputs"][o.name]["text"]) for o in entry.outputs]
-        run = run_citation(meta, given, found, meta["url"], self.date)
+        spec = page_spec(entry, results, meta, self.by_key, self.presets)
+        run = page.share(meta, spec["inputs"], spec["outputs"], {}, defaults, {}, self.date)
         citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
         first = entry.inputs[0]
         example = f"{first.name}={write_input(first.default)}"
@@ -306,33 +266,23 @@ class Renderer:
         i = bank.index(entry)
         related = [self.by_key[str(k)] for k in entry.related if str(k) in self.by_key]
         cited_by = [e for e in self.entries if entry.id in e.related and e.key not in {r.key for r in related}]
-        feeds = self.feeds(entry, defaults)
-        # The page draws its first charts from these; their table is already in the HTML.
-        sweeps = [{k: v for k, v in sweep.items() if k != "text"} for sweep in extras["sweeps"]]
-        spec = {
-            **entry.spec(),
-            "meta": meta,
-            "sweeps": sweeps,
-            "feeds": [{"url": f["entry"].url, "inputs": f["inputs"]} for f in feeds],
-            "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
-            "protocol": entry.protocol,
-            "solve": self.solve_spec(entry, defaults),
-        }
-        fill = presets.spec(entry, self.presets)
-        if fill:
-            spec["presets"] = fill  # only the presets that fill this entry, only their mapped values
+        # Each feed's target, and the link carrying this entry's values at the defaults there.
+        feeds = [
+            {"entry": self.by_key[str(feed.entry)], "label": feed.label, "inputs": feed.inputs, "href": href}
+            for feed, href in zip(entry.feeds, page.feed_hrefs(spec["feeds"], defaults))
+        ]
         summary = f"{entry.label} of the Derivation Bank (Chapter {entry.chapter}): {entry.title}. Compute it in your browser."
         return self._page(
             "entry.html",
             entry=entry,
             spec=spec,
             defaults=defaults,
-            cases=cases,
+            cases=results.cases,
             canonical=meta["url"],
             summary=summary,
             citation=citation,
             example_query=example,
-            qr_svg=Markup(qr_svg),
+            qr_svg=Markup(results.qr),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
             default_echo={
                 i.name: reading(write_input(i.default), is_list=i.type == "list")
@@ -345,7 +295,7 @@ class Renderer:
             related=related,
             cited_by=cited_by,
             feeds=feeds,
-            fill=fill,
+            fill=spec.get("presets", {}),
             unit_menus=self.unit_menus(entry),
             unit_defaults={
                 fam: units.default_name(
@@ -353,9 +303,9 @@ class Renderer:
                 )
                 for fam, _ in self.unit_menus(entry)
             },
-            plots=list(zip(entry.plots, extras["sweeps"])),
-            elasticities=extras["elasticities"],
+            plots=list(zip(entry.plots, results.sweeps)),
+            elasticities=results.elasticities,
             scaled_outputs=[
-                o for o in entry.outputs if any(row.get(o.name) is not None for row in extras["elasticities"].values())
+                o for o in entry.outputs if any(row.get(o.name) is not None for row in results.elasticities.values())
             ],
         )

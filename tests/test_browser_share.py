@@ -163,3 +163,46 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
             "() => document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS
         )
         context.close()
+
+
+# Counts the messages the page sends its Python worker, by type.
+COUNT_WORKER_CALLS = """
+window.__calls = [];
+const post = Worker.prototype.postMessage;
+Worker.prototype.postMessage = function (message, ...rest) {
+  if (message && message.type) window.__calls.push(message.type);
+  return post.call(this, message, ...rest);
+};
+"""
+
+
+def test_one_edit_runs_the_formula_once(page, server):
+    """The run's reply carries the results, the link, the citation and the feed links: nothing
+    asks Python to run the same inputs again (the scaling table and the charts compute other points)."""
+    page.add_init_script(COUNT_WORKER_CALLS)
+    open_entry(page, server, "/36/")
+    page.wait_for_function("() => document.documentElement.dataset.replies === '1'")
+    page.evaluate("window.__calls.length = 0")
+    page.fill("#in-N", "7B")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('N') === '7B'")
+    assert "N = 7B" in page.text_content("#cite-run-text")
+    assert "N=7B" in page.get_attribute("#feed-0", "href")
+    calls = page.evaluate("window.__calls")
+    assert calls.count("run") == 1, calls
+    assert page.problems == []
+
+
+def test_an_edit_under_a_question_solves_once_and_runs_nothing_more(page, server):
+    """With a question asked, an edit is answered by one solve: its answer's run is shown as it is."""
+    page.add_init_script(COUNT_WORKER_CALLS)
+    open_entry(page, server, "/35/?solve=s&total%3C=80GB")
+    page.wait_for_function("() => document.documentElement.dataset.solves === '1'")
+    page.evaluate("window.__calls.length = 0")
+    page.fill("#in-B", "2")
+    page.wait_for_function("() => document.documentElement.dataset.solves === '2'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('B') === '2'")
+    assert page.input_value("#in-s") == "122,070"
+    assert "solved for s where" in page.text_content("#cite-run-text")
+    calls = page.evaluate("window.__calls")
+    assert calls.count("solve") == 1 and calls.count("run") == 0, calls
+    assert page.problems == []

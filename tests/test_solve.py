@@ -20,7 +20,7 @@ from site_builder.runtime import calculator as runtime_calculator
 from site_builder.runtime import solve as solve_module
 from site_builder.runtime import units
 from site_builder.runtime.domain import DomainError
-from site_builder.runtime.numbers import NumberError
+from site_builder.runtime.numbers import NUMERIC, NumberError, split_format
 from site_builder.runtime.solve import MAX_EVALUATIONS, printed_tolerance, solve, typed
 from tests.support import load_bank
 
@@ -53,7 +53,7 @@ def _solvable(entry, result):
     outputs = [
         o
         for o in entry.outputs
-        if o.format.split(":")[0] not in ("bool", "text") and _numeric(result["outputs"][o.name]["value"])
+        if split_format(o.format)[0] in NUMERIC and _numeric(result["outputs"][o.name]["value"])
     ]
     return inputs, outputs
 

@@ -3,7 +3,7 @@
 Standard library only: shipped to the browser.  The same class answers pytest, the
 build (the results printed into each page), ``site_builder compute`` and Pyodide.
 
-A spec is plain data (what the page carries as JSON)::
+A spec is plain data, ``page.Spec`` (the page carries a ``page.PageSpec`` as JSON)::
 
     {"id": "35", "formula": "def compute(L, ...): ...",
      "inputs": [{"name": "L", "type": "integer", "domain": "[1, inf)", "default": 80}, ...],
@@ -16,12 +16,11 @@ import ast
 import json
 import math
 from fractions import Fraction
-from urllib.parse import urlencode
 
+from . import page
 from . import units as unit_table
-from .citation import run_citation
 from .domain import Domain, DomainError, Interval
-from .numbers import write_input
+from .numbers import NUMERIC, split_format, write_input
 from .solve import solve
 
 # Standard-library modules in Pyodide's core that a formula may import.
@@ -108,9 +107,9 @@ class Calculator:
         self.defaults = {i["name"]: i["default"] for i in spec["inputs"]}
         self.outputs = list(spec["outputs"])
         self.plots = list(spec.get("plots", []))
+        self.inputs = list(spec["inputs"])
         self.meta = spec.get("meta")
-        # The values that "feeds into" links carry to other entries (the page's spec lists them).
-        self.fed = sorted({name for feed in spec.get("feeds", []) for name in feed["inputs"].values()})
+        self.feeds = list(spec.get("feeds", []))  # the "feeds into" links (the page's spec lists them)
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
         self._default_sweeps: dict = {}
@@ -233,7 +232,7 @@ class Calculator:
     def _sweep(self, raw: dict, plot: dict) -> dict:
         values = self.read(raw)
         domain = next(d for d in self.domains if d.name == plot["x"])
-        lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", 60))
+        lo, hi, n = float(plot["from"]), float(plot["to"]), int(plot.get("points", page.PLOT_POINTS))
         off = {name: choice for name, choice in plot.get("when", {}).items() if values.get(name) != choice}
         if off:
             # In this mode the swept input is not used: a flat line would say it does not matter.
@@ -306,7 +305,7 @@ class Calculator:
             below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
             row = {}
             for o in self.outputs:
-                if o.get("elastic") is False or o["format"].split(":")[0] in ("bool", "text"):
+                if o.get("elastic") is False or split_format(o["format"])[0] not in NUMERIC:
                     continue  # a position, a choice, a yes/no: no elasticity means anything
                 a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
                 if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
@@ -322,19 +321,16 @@ class Calculator:
             self._default_values = self.read({})
         return {n: write_input(raw[n]) for n in self.defaults if n in raw and values[n] != self._default_values[n]}
 
-    def citation(self, raw: dict, result: dict, accessed: str) -> dict:
-        """The citation of one computation (needs the page's ``meta``)."""
+    def share(self, raw: dict, result: dict, accessed: str) -> page.Share:
+        """The link to one computation and its citation (needs the page's ``meta``)."""
         query = self.changed(raw, result["inputs"])
-        url = self.meta["url"] + (("?" + urlencode(query)) if query else "")
-        given = [(d.name, write_input(raw.get(d.name, self.defaults[d.name]))) for d in self.domains]
-        found = [(o.get("label", o["name"]), result["outputs"][o["name"]]["text"]) for o in self.outputs]
-        return {"query": query, "url": url, **run_citation(self.meta, given, found, url, accessed)}
+        return page.share(self.meta, self.inputs, self.outputs, raw, result, query, accessed)
 
     @staticmethod
     def write(output: dict, value, units: dict | None = None) -> str:
         unit = output.get("unit", "")
         choice = (units or {}).get(unit_table.family(unit)) if unit in unit_table.UNITS else None
-        return unit_table.write(value, output.get("format", "sig:4"), unit, choice)
+        return unit_table.write(value, output.get("format", page.DEFAULT_FORMAT), unit, choice)
 
 
 def _blame(exc: Exception, values: dict) -> str:
@@ -366,7 +362,8 @@ def sweep_json(entry_id: str, raw_json: str, index: int) -> str:
 def elasticity_json(entry_id: str, raw_json: str) -> str:
     calc = _loaded[entry_id]
     try:
-        return json.dumps({"ok": True, "value": json_safe(calc.elasticities(json.loads(raw_json)))})
+        table = calc.elasticities(json.loads(raw_json))
+        return json.dumps({"ok": True, "value": json_safe(table), "text": page.elasticity_texts(table)})
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
 
@@ -374,8 +371,9 @@ def elasticity_json(entry_id: str, raw_json: str) -> str:
 def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "") -> str:
     """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
 
-    With ``accessed`` (a date) and the page's meta, the value carries the shareable query
-    and the computation's citation."""
+    The value is all one edit needs: the outputs, what the inputs were read as (``echo``), each
+    feed link's href (``feeds``), and with the page's meta the shareable link and the
+    computation's citation (``share``, accessed on ``accessed``, a date)."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     units = json.loads(units_json) if units_json else None
@@ -386,20 +384,23 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         result = calc.run(raw, units)
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    if accessed and calc.meta:
-        result["share"] = calc.citation(raw, result, accessed)
-    result["echo"] = calc.echoes(raw)
-    # The values that links carry into other entries, as a reader would type them.
-    values = {**result["inputs"], **{name: o["value"] for name, o in result["outputs"].items()}}
-    result["typed"] = {name: write_input(values[name]) for name in calc.fed}
+    _complete(calc, raw, result, accessed)
     return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def _complete(calc: Calculator, raw: dict, result: dict, accessed: str) -> None:
+    """A run as the page shows it: with its echoes, feed links and (with meta) link and citation."""
+    if calc.meta:
+        result["share"] = calc.share(raw, result, accessed)
+    result["echo"] = calc.echoes(raw)
+    result["feeds"] = page.feed_hrefs(calc.feeds, result)
 
 
 def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "") -> str:
     """The inverse question: ``{"input", "output", "sense", "target"}`` -> ``{"ok": true, "value":
     <the result of solve.solve>}`` or ``{"ok": false, "errors": {name: message}}``.
 
-    With ``accessed``, the first solution's run carries the shareable query and citation."""
+    Each solution's run is complete as ``run_json``'s (the freed input at its value)."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     question = json.loads(question_json)
@@ -424,13 +425,10 @@ def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str =
         )
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    for k, item in enumerate(result["solutions"]):
-        run = item["run"]
-        solved = {**{n: v for n, v in raw.items() if n != free}, free: item["value"]}
-        if k == 0 and accessed and calc.meta:
-            run["share"] = calc.citation(solved, run, accessed)
-        values = {**run["inputs"], **{name: o["value"] for name, o in run["outputs"].items()}}
-        run["typed"] = {name: write_input(values[name]) for name in calc.fed}
+    fixed = {n: v for n, v in raw.items() if n != free}
+    for item in result["solutions"]:
+        _complete(calc, {**fixed, free: item["value"]}, item["run"], accessed)
+        item["run"]["echo"] = calc.echoes({**fixed, free: item["text"]})  # as the field, filled with it, reads
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import namedtuple
 from decimal import Decimal
 from fractions import Fraction
 
@@ -196,7 +197,44 @@ def reading(text, is_list: bool = False) -> dict | None:
 
 # ----------------------------------------------------------------------------- writing
 
-FORMAT = re.compile(r"(?P<kind>sig|fixed|percent|sci|si|int|fraction|bool|text)(?::(?P<n>\d+))?")
+# One way to write an output.  takes_n: written name:N (N figures or decimals; N optional);
+# numeric: a number, that can be solved for, drawn and scaled; description: for docs and schema.
+Format = namedtuple("Format", "name takes_n numeric description")
+
+# The output formats, the one list: the schema's pattern and description, the docs' table and
+# the loader's hint are held to it (tests/test_docs.py); ``format_number`` writes each.
+FORMATS = tuple(
+    Format(*f)
+    for f in (
+        ("sig", True, True, "N significant figures, scientific beyond 10⁹"),
+        ("fixed", True, True, "N decimals"),
+        ("percent", True, True, "a fraction written as a percentage with N decimals"),
+        ("sci", True, True, "always scientific"),
+        ("si", True, True, "SI prefix glued to the unit: `1.342 GB`"),
+        ("int", False, True, "thousands separators"),
+        ("fraction", False, True, "`7/39` when the value is a simple fraction"),
+        ("bool", False, False, "yes/no"),
+        ("text", False, False, ""),
+    )
+)
+NUMERIC = tuple(f.name for f in FORMATS if f.numeric)
+FORMAT_PATTERN = (
+    "^(("
+    + "|".join(f.name for f in FORMATS if f.takes_n)
+    + ")(:[0-9]+)?|"
+    + "|".join(f.name for f in FORMATS if not f.takes_n)
+    + ")$"
+)
+FORMAT = re.compile(FORMAT_PATTERN)
+
+
+def split_format(fmt: str) -> tuple[str, int | None]:
+    """``"si:3"`` -> ``("si", 3)``, ``"int"`` -> ``("int", None)``; ValueError for no format."""
+    if not FORMAT.fullmatch(fmt or ""):
+        raise ValueError(f"unknown format {fmt!r}")
+    kind, _, n = fmt.partition(":")
+    return kind, int(n) if n else None
+
 
 _SI = [(24, "Y"), (21, "Z"), (18, "E"), (15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k")]
 
@@ -240,10 +278,8 @@ def format_number(value, fmt: str) -> str:
     """Write one value for a reader.  ``fmt`` is ``kind[:n]``, see ``FORMAT``.
 
     ``si`` ends in its prefix (``'160 G'``), to be followed directly by the unit."""
-    m = FORMAT.fullmatch(fmt)
-    if not m:
-        raise ValueError(f"unknown format {fmt!r}")
-    kind, n = m["kind"], int(m["n"] or 3)
+    kind, n = split_format(fmt)
+    n = 3 if n is None else n
     if kind == "text":
         return str(value)
     if kind == "bool":
@@ -286,12 +322,12 @@ def listed(texts: list[str]) -> str:
 def format_value(value, fmt: str, unit: str = "") -> str:
     """A value with its unit: a scalar as ``format_number``, a list element-wise (see ``listed``)."""
     if isinstance(value, (list, tuple)):
-        if fmt.split(":")[0] == "si" or not value:
+        if split_format(fmt)[0] == "si" or not value:
             return listed([format_value(v, fmt, unit) for v in value])
         text = listed([format_number(v, fmt) for v in value])
     else:
         text = format_number(value, fmt)
-    if fmt.split(":")[0] == "si":
+    if split_format(fmt)[0] == "si":
         return (text + unit).strip()
     return with_unit(text, unit)
 

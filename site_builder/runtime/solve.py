@@ -50,7 +50,8 @@ from decimal import Decimal
 
 from . import units as unit_table
 from .domain import LARGEST_WHOLE, DomainError
-from .numbers import FORMAT, SUFFIXES, NumberError, format_number, write_input
+from .numbers import NUMERIC, SUFFIXES, NumberError, format_number, split_format, write_input
+from .page import DEFAULT_FORMAT
 
 SENSES = ("=", "<=", ">=")
 SENSE_WORDS = {"=": "", "<=": "at most ", ">=": "at least "}
@@ -58,7 +59,6 @@ MAX_EVALUATIONS = 200
 SECONDS = 2.0  # below the page's 3 s watchdog, so a slow solve is reported, not killed
 SLOW = 0.05  # seconds: one evaluation this slow stops the search going further out that way
 STOP = 1e-3  # refine until within this share of the printed precision
-NUMERIC = ("sig", "fixed", "percent", "sci", "si", "int", "fraction")
 
 
 class _Spent(Exception):
@@ -75,8 +75,11 @@ def solve(
 
 def printed_tolerance(fmt: str, target: float) -> float:
     """Half a unit in the last place the output's format prints at ``target``."""
-    m = FORMAT.fullmatch(fmt or "sig:4")
-    kind, n = (m["kind"], int(m["n"] or 3)) if m else ("sig", 4)
+    try:
+        kind, n = split_format(fmt or DEFAULT_FORMAT)
+    except ValueError:
+        kind, n = "sig", 4
+    n = 3 if n is None else n
     if kind == "int":
         return 0.5
     if kind == "fixed":
@@ -186,7 +189,7 @@ class _Problem:
         if output not in outputs:
             raise DomainError("solve", f"{output!r} is not an output of entry {calc.id}; outputs: {', '.join(outputs)}")
         self.output = outputs[output]
-        if self.output.get("format", "sig:4").split(":")[0] not in NUMERIC:
+        if split_format(self.output.get("format", DEFAULT_FORMAT))[0] not in NUMERIC:
             raise DomainError("solve", f"{output} is not a number, so it cannot be solved for")
         if sense not in SENSES:
             raise DomainError("solve", f"sense {sense!r} is not one of =, <=, >=")
@@ -202,7 +205,7 @@ class _Problem:
         if self._value_at(self.current) == "list":
             raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
         self.target = self._read_target(target)
-        self.tol = printed_tolerance(self.output.get("format", "sig:4"), self.target)
+        self.tol = printed_tolerance(self.output.get("format", DEFAULT_FORMAT), self.target)
         self.cache: dict = {}
         self.evaluations = 0
         self.deadline = time.monotonic() + SECONDS if clock else math.inf
@@ -898,9 +901,8 @@ class _Problem:
         text = self.write(y)
         if text != self.write(self.target) or y == self.target:
             return text
-        fmt = self.output.get("format", "sig:4")
-        m = FORMAT.fullmatch(fmt)
-        kind, n = (m["kind"], int(m["n"] or 3)) if m else ("sig", 4)
+        kind, n = split_format(self.output.get("format", DEFAULT_FORMAT))
+        n = 3 if n is None else n
         if kind in ("int", "fraction"):
             kind, n = "sig", 6
         for extra in range(1, 10):

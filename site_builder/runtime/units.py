@@ -12,7 +12,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-from .numbers import NBSP, NumberError, format_number, format_value, listed, read_exact, with_unit
+from .numbers import NBSP, NumberError, format_number, format_value, listed, read_exact, split_format, with_unit
 
 # dimension: exponents of the base quantities a mix-up could confuse.
 BYTES = {"bytes": 1}
@@ -90,7 +90,7 @@ def default_name(fam: str, formats: list[str]) -> str:
     """The unit menu's default option, named by what it shows: 'Default: kB, MB, GB… (10³ steps)'."""
     names = []
     for fmt in formats:
-        kind = fmt.split(":")[0]
+        kind = split_format(fmt)[0]
         name = (
             CHOICES.get(fam, {}).get("auto", "with an SI prefix") if kind == "si" else FORMAT_NAMES.get(kind, "plain")
         )
@@ -119,8 +119,8 @@ def dimension(unit: str) -> dict:
 
 
 def _digits(fmt: str) -> int:
-    head, _, n = fmt.partition(":")
-    return int(n) if n.isdigit() and head in ("sig", "si", "sci") else 4
+    kind, n = split_format(fmt)
+    return n if n is not None and kind in ("sig", "si", "sci") else 4
 
 
 def plain_integer(x: float) -> str:

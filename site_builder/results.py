@@ -1,0 +1,94 @@
+"""What the build computes for one entry's page: its results, from its formula, by one function.
+
+``results`` runs the formula at the defaults (the outputs, the charts' points, the
+elasticities) and at each worked case; ``Renderer.entry`` lays them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .entry import Entry
+from .errors import BuildFailed, Problems
+from .runtime.calculator import Calculator
+from .runtime.numbers import write_input
+from .runtime.solve import solve, typed
+from .timelimit import FormulaTimeout, time_limit
+
+
+@dataclass(frozen=True)
+class Results:
+    """An entry's computed results, as its page shows them before Python runs in the browser."""
+
+    run: dict  # the run on the default inputs: {"inputs", "outputs": {name: {value, text, ...}}}
+    cases: dict  # case id -> {"inputs": [(symbol, name, text)], "checks": [(check, computed, label)]}
+    sweeps: list  # each plot's points at the defaults (Calculator.sweep)
+    elasticities: dict  # {input: {output: e or None}} at the defaults
+    qr: str = ""  # the page's QR code (inline SVG)
+
+
+def results(entry: Entry, calc: Calculator, qr: str = "") -> Results:
+    """Everything the page of ``entry`` shows computed; BuildFailed if a chart's or the scaling
+    panel's formula run does not finish."""
+    try:
+        with time_limit():
+            sweeps = [calc.sweep({}, p.spec()) for p in entry.plots]
+            elasticities = calc.elasticities({})
+    except FormulaTimeout as exc:
+        problems = Problems()
+        problems.add(
+            entry.where.path,
+            entry.at("plots").line,
+            f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
+        )
+        raise BuildFailed(problems) from None
+    return Results(calc.run({}), _case_rows(entry, calc), sweeps, elasticities, qr)
+
+
+def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
+    """An inverse case: its fixed inputs and the question (the freed input '?'), and each check
+    at the solution its index picks: the freed input as refined, or an output there."""
+    symbols = {i.name: i.symbol for i in entry.inputs}
+    outputs = {o.name: o for o in entry.outputs}
+    q = case.inverse
+    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"], clock=False)
+    sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
+    asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
+    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [
+        (symbols[q["input"]], q["input"], asked)
+    ]
+    label = next(i.label for i in entry.inputs if i.name == q["input"])
+    checks = []
+    for c in case.checks:
+        k = c.index or 0
+        found = answer["solutions"][k]
+        several = f" (solution {k + 1})" if len(answer["solutions"]) > 1 else ""
+        if c.output == q["input"]:
+            root = found["root"]
+            text = typed(root if isinstance(root, int) else float(f"{root:.6g}"), isinstance(root, int))
+            checks.append((c, text, label + several))
+        else:
+            checks.append((c, found["run"]["outputs"][c.output]["text"], outputs[c.output].label + several))
+    return {"inputs": inputs, "checks": checks}
+
+
+def _case_rows(entry: Entry, calc: Calculator) -> dict:
+    symbols = {i.name: i.symbol for i in entry.inputs}
+    outputs = {o.name: o for o in entry.outputs}
+    rows = {}
+    for case in entry.cases:
+        if case.solve:
+            rows[case.id] = _inverse_rows(entry, calc, case)
+            continue
+        run = calc.run(case.inputs)
+        checks = []
+        for c in case.checks:
+            value = run["outputs"][c.output]["value"]
+            if c.index is not None:
+                text = Calculator.write(outputs[c.output].spec(), value[c.index])
+                label = f"{outputs[c.output].label} [{c.index + 1}]"
+            else:
+                text, label = run["outputs"][c.output]["text"], outputs[c.output].label
+            checks.append((c, text, label))
+        rows[case.id] = {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks}
+    return rows

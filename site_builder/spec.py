@@ -1,0 +1,50 @@
+"""The page spec of one entry (``runtime.page.PageSpec``), made by one function: ``page_spec``."""
+
+from __future__ import annotations
+
+from . import presets as preset_fill
+from .entry import Entry
+from .results import Results
+from .runtime import page
+
+
+def page_spec(entry: Entry, results: Results, meta: page.Meta, targets: dict, presets: dict) -> page.PageSpec:
+    """What ``entry``'s page carries for the browser.  ``targets``: entry key -> Entry, for the
+    feeds' pages; ``presets``: kind -> id -> Preset (only those that fill this entry are carried)."""
+    spec: page.PageSpec = {
+        **entry.spec(),
+        "meta": meta,
+        # The page draws its first charts from these; their table is already in the HTML.
+        "sweeps": [{k: v for k, v in sweep.items() if k != "text"} for sweep in results.sweeps],
+        "feeds": [{"url": targets[str(f.entry)].url, "inputs": dict(f.inputs)} for f in entry.feeds],
+        "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
+        "protocol": entry.protocol,
+        "solve": solve_spec(entry, results.run),
+        "reserved": list(page.RESERVED),
+    }
+    fill = preset_fill.spec(entry, presets)
+    if fill:
+        spec["presets"] = fill  # only the presets that fill this entry, only their mapped values
+    return spec
+
+
+def solve_spec(entry: Entry, defaults: dict) -> page.Solve | None:
+    """What the page's solve panel offers: the numeric inputs it may free, the numeric outputs it
+    may aim at (a list is neither), and the default question (the entry's ``solve`` pairing, else the
+    first of each)."""
+    inputs = [i.name for i in entry.inputs if i.type in ("real", "integer")]
+    outputs = [
+        o.name
+        for o in entry.outputs
+        if isinstance(defaults["outputs"][o.name]["value"], (int, float))
+        and not isinstance(defaults["outputs"][o.name]["value"], bool)
+    ]
+    if not inputs or not outputs:
+        return None
+    pairing = entry.question or {}
+    return {
+        "input": pairing.get("input") if pairing.get("input") in inputs else inputs[0],
+        "output": pairing.get("output") if pairing.get("output") in outputs else outputs[0],
+        "inputs": inputs,
+        "outputs": outputs,
+    }

@@ -1,0 +1,231 @@
+"""The page spec and the rules the build and the browser share: each written once, in the runtime,
+and what repeats it elsewhere (the schema, the docs, the loader's hint) held to it."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from site_builder.cli import main
+from site_builder.errors import shown
+from site_builder.load import _PATTERN_HINTS, schema
+from site_builder.runtime import calculator, page
+from site_builder.runtime.numbers import FORMAT_PATTERN, FORMATS, NUMERIC, split_format
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "entry-format.md"
+SPEC = re.compile(r'<script type="application/json" id="entry-spec">(.*?)</script>', re.S)
+
+
+def written(f, code: str = "") -> str:
+    """One format as the docs list it: `sig:N` (what it writes)."""
+    name = f"{code}{f.name}:N{code}" if f.takes_n else f"{code}{f.name}{code}"
+    return f"{name} ({f.description.replace('`', '') if not code else f.description})" if f.description else name
+
+
+# ----------------------------------------------------------------------------- output formats
+
+
+def test_the_schema_admits_exactly_the_formats_of_the_table():
+    node = schema()["$defs"]["output"]["properties"]["format"]
+    assert node["pattern"] == FORMAT_PATTERN
+    assert node["description"] == "How to write the value: " + ", ".join(written(f) for f in FORMATS) + "."
+
+
+def test_the_docs_list_the_formats_of_the_table():
+    row = next(line for line in DOC.read_text().splitlines() if line.startswith("| `format` |"))
+    assert f"How to write the value: {', '.join(written(f, '`') for f in FORMATS)}." in row
+
+
+def test_the_loaders_hint_names_every_format():
+    names = [f"{f.name}:N" if f.takes_n else f.name for f in FORMATS]
+    assert _PATTERN_HINTS["format"] == f"is not a format: {', '.join(names[:-1])} or {names[-1]}"
+
+
+@pytest.mark.parametrize(
+    "text, split", [("si:3", ("si", 3)), ("sig:12", ("sig", 12)), ("sig", ("sig", None)), ("int", ("int", None))]
+)
+def test_split_format(text, split):
+    assert split_format(text) == split
+
+
+@pytest.mark.parametrize("text", ["money", "int:3", "bool:1", "sig:", "si:x", "", "sig:4 "])
+def test_split_format_rejects_what_the_schema_rejects(text):
+    with pytest.raises(ValueError):
+        split_format(text)
+    assert not re.fullmatch(FORMAT_PATTERN, text)
+
+
+def test_numeric_formats_are_the_tables():
+    assert NUMERIC == tuple(f.name for f in FORMATS if f.numeric)
+    assert "bool" not in NUMERIC and "text" not in NUMERIC and "fraction" in NUMERIC
+
+
+# ----------------------------------------------------------------------------- defaults written once
+
+
+def test_the_chart_points_default_is_written_once():
+    points = schema()["$defs"]["plot"]["properties"]["points"]["description"]
+    assert f"(default {page.PLOT_POINTS})" in points
+    row = next(line for line in DOC.read_text().splitlines() if line.startswith("| `points` |"))
+    assert f"(default {page.PLOT_POINTS})" in row
+
+
+def test_a_plot_keeps_the_yaml_names_and_its_defaults(bank):
+    entries, _ = bank
+    plots = [p for e in entries for p in e.plots]
+    assert plots
+    for plot in plots:
+        chart = plot.spec()
+        assert {"x", "y", "from", "to", "log_x", "log_y", "points"} <= set(chart)
+        assert "start" not in chart and "stop" not in chart
+        assert plot["from"] == chart["from"] and plot["to"] == chart["to"]
+
+
+def keys_of(typed) -> tuple[set, set]:
+    return set(typed.__required_keys__), set(typed.__required_keys__ | typed.__optional_keys__)
+
+
+@pytest.mark.node  # reads the built site
+def test_every_built_spec_has_the_shape_its_type_declares(site):
+    """The builder and the type agree: the keys a page carries are the ones page.py declares."""
+    pages = [p for p in site.rglob("index.html") if SPEC.search(p.read_text())]
+    assert len(pages) >= 60
+    for path in pages:
+        spec = json.loads(SPEC.search(path.read_text()).group(1))
+        for typed, items in [
+            (page.PageSpec, [spec]),
+            (page.Meta, [spec["meta"]]),
+            (page.Input, spec["inputs"]),
+            (page.Output, spec["outputs"]),
+            (page.Plot, spec["plots"]),
+            (page.Feed, spec["feeds"]),
+            (page.Solve, [spec["solve"]] if spec["solve"] else []),
+            (page.Sweep, spec["sweeps"]),
+            (page.Preset, [p for kind in spec.get("presets", {}).values() for p in kind]),
+        ]:
+            required, allowed = keys_of(typed)
+            for item in items:
+                assert required <= set(item) <= allowed, (path, typed.__name__, set(item) ^ required)
+
+
+# ----------------------------------------------------------------------------- reserved query names
+
+RESERVED_FIXTURE = ROOT / "tests" / "bad_entries" / "input-name-reserved"
+
+
+@pytest.mark.node  # the check typesets the fixture's TeX with KaTeX
+@pytest.mark.parametrize("name", page.RESERVED)
+def test_an_input_named_like_a_page_parameter_is_rejected(name, tmp_path, capsys):
+    folder = tmp_path / "bank"
+    shutil.copytree(RESERVED_FIXTURE, folder)
+    yaml = folder / "01-toy.yaml"
+    yaml.write_text(re.sub(r"\bsolve\b", name, yaml.read_text()))
+    # The fixture's message, word for word, for this name (the list of reserved names stays as it is).
+    listed = "(embed, units, solve, model, hardware, show)"
+    expected = (RESERVED_FIXTURE / "expected.txt").read_text().replace("{here}", shown(folder))
+    assert listed in expected
+    expected = re.sub(r"\bsolve\b", name, expected.replace(listed, "@")).replace("@", listed)
+    assert main(["--entries", str(folder), "check"]) == 1
+    assert capsys.readouterr().err == expected
+
+
+def test_the_docs_name_every_reserved_name():
+    row = next(line for line in DOC.read_text().splitlines() if "keep for themselves" in line)
+    assert all(f"`{name}`" in row for name in page.RESERVED)
+
+
+@pytest.mark.node  # reads the built site
+def test_the_page_takes_its_reserved_names_from_the_spec(site):
+    spec = json.loads(html.unescape(SPEC.search((site / "35" / "index.html").read_text()).group(1)))
+    assert spec["reserved"] == list(page.RESERVED)
+    script = (ROOT / "pyodide_app" / "page.js").read_text()
+    assert "spec.reserved" in script
+    assert not re.search(r'"embed",\s*"units"', script)  # no list of its own to drift
+
+
+# ----------------------------------------------------------------------------- one run, complete
+
+
+def built_spec(site, url: str) -> tuple[dict, str]:
+    text = (site / url.strip("/") / "index.html").read_text()
+    return json.loads(SPEC.search(text).group(1)), text
+
+
+@pytest.mark.node  # reads the built site
+def test_a_run_reply_carries_the_link_the_citation_and_the_feed_links(site):
+    spec, text = built_spec(site, "/36/")
+    assert spec["feeds"], "entry 36 feeds another entry"
+    calculator.load(json.dumps(spec))
+    date = spec["meta"]["date"]
+    # At the defaults: what the build printed into the page, from the same producers.
+    value = json.loads(calculator.run_json(spec["id"], "{}", date))["value"]
+    hrefs = re.findall(r'class="feed-link" id="feed-\d+" href="([^"]*)"', text)
+    assert value["feeds"] == [html.unescape(h) for h in hrefs]
+    cited = re.search(r'<pre class="citation" id="cite-run-text">(.*?)</pre>', text, re.S).group(1)
+    assert value["share"]["text"] == html.unescape(cited)
+    assert value["share"]["query"] == {} and value["share"]["url"] == spec["meta"]["url"]
+    # An edit: the one reply has everything the page writes.
+    first = spec["inputs"][0]
+    changed = "7" if first["type"] in ("real", "integer") else None
+    assert changed, "entry 36's first input is a number"
+    value = json.loads(calculator.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01"))["value"]
+    share = value["share"]
+    assert share["query"] == {first["name"]: changed}
+    assert share["url"] == f"{spec['meta']['url']}?{first['name']}={changed}"
+    assert f"{first['name']} = {changed}" in share["text"] and "accessed 2026-12-01" in share["text"]
+    assert share["bibtex"].startswith("@")
+    assert value["feeds"] == page.feed_hrefs(spec["feeds"], value)
+    for href, feed in zip(value["feeds"], spec["feeds"]):
+        assert href.startswith(feed["url"] + "?") and all(f"{t}=" in href for t in feed["inputs"])
+
+
+def test_a_feed_link_carries_values_as_a_reader_types_them():
+    run = {"inputs": {"N": 70_000_000_000}, "outputs": {"bytes": {"value": 1.4e11, "text": "140 GB"}}}
+    feeds = [{"url": "/36/", "inputs": {"N": "N", "M": "bytes"}}]
+    assert page.feed_hrefs(feeds, run) == ["/36/?N=70B&M=140B"]
+
+
+@pytest.mark.node  # reads the built site
+def test_the_elasticity_reply_carries_its_text(site):
+    spec, text = built_spec(site, "/35/")
+    calculator.load(json.dumps(spec))
+    reply = json.loads(calculator.elasticity_json(spec["id"], "{}"))
+    assert reply["text"] == page.elasticity_texts(reply["value"])
+    for name, row in reply["text"].items():
+        for output, shown_text in row.items():
+            cell = re.search(rf'<td id="el-{name}-{output}">([^<]*)</td>', text)
+            if cell:  # the build wrote the same text
+                assert cell.group(1) == shown_text
+
+
+@pytest.mark.parametrize("value, text", [(None, "—"), (1.0, "1.00"), (-0.5, "−0.50"), (0.333, "0.33")])
+def test_elasticity_text(value, text):
+    assert page.elasticity_text(value) == text
+
+
+@pytest.mark.node  # reads the built site
+def test_each_solution_carries_its_run_complete(site):
+    spec, _ = built_spec(site, "/35/")
+    calculator.load(json.dumps(spec))
+    question = {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}
+    reply = json.loads(calculator.solve_json("35", "{}", json.dumps(question), "2026-12-01"))
+    solution = reply["value"]["solutions"][0]
+    run = solution["run"]
+    assert run["share"]["query"]["s"] == str(solution["value"]) == "244140"  # as links carry it
+    assert "accessed 2026-12-01" in run["share"]["text"]
+    assert run["feeds"] == page.feed_hrefs(spec["feeds"], run)
+    assert "echo" in run
+
+
+def test_the_page_assigns_what_python_wrote():
+    """Feed links and elasticities are written by the runtime (page.feed_hrefs, page.elasticity_text):
+    page.js only puts them in place."""
+    script = (ROOT / "pyodide_app" / "page.js").read_text()
+    assert "toFixed(2)" not in script  # (a load time is written with toFixed(1): not a result)
+    assert ".typed" not in script and "feed.inputs" not in script
