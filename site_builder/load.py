@@ -211,6 +211,10 @@ def load_file(path: Path, problems: Problems) -> Entry | None:
     return _entry(path, raw, tree, problems)
 
 
+# Keys built into typed items (or copied) by _entry itself; every other key is passed on as it is.
+STRUCTURED = frozenset({"inputs", "outputs", "cases", "plots", "feeds", "fill", "solve"})
+
+
 def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | None:
     def where(*at) -> Where:
         return Where(path, tree.line(at))
@@ -241,20 +245,15 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
         for c, case in enumerate(raw["cases"])
     )
     blocks = {key: tree.block_lines.get((key,), tree.line((key,))) for key in ("statement", "formula", "notes")}
+    # Keys the schema admits that hold plain values (text, numbers, lists of them) go to Entry as
+    # they are, lists as tuples: a new plain key needs only the schema, Entry and the docs.
+    plain = {k: (tuple(v) if isinstance(v, list) else v) for k, v in raw.items() if k not in STRUCTURED}
     return Entry(
-        id=raw["id"],
+        **plain,
         slug=slug,
-        title=raw["title"],
-        chapter=raw["chapter"],
-        part=raw["part"],
-        protocol=raw["protocol"],
-        statement=raw["statement"],
-        notes=raw.get("notes", ""),
         inputs=inputs,
         outputs=outputs,
-        formula=raw["formula"],
         cases=cases,
-        related=tuple(raw["related"]),
         where=Where(path, 1),
         block_lines=blocks,
         plots=tuple(
@@ -266,10 +265,7 @@ def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | No
             )
             for k, p in enumerate(raw.get("plots", []))
         ),
-        may_be_infinite=tuple(raw.get("may_be_infinite", [])),
-        aliases=tuple(raw.get("aliases", [])),
         solve=dict(raw["solve"]) if "solve" in raw else None,
-        headline=tuple(raw.get("headline", [])),
         feeds=tuple(
             Feed(
                 entry=f["entry"],
