@@ -134,7 +134,13 @@ def _qr_svgs(urls: list[str]) -> dict[str, str]:
 
 def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     """The whole site as ``{path: bytes}`` (vendored files as paths to link), and counts for the summary."""
-    checked = collect(entries_dir)
+    return site_files(collect(entries_dir), entries_dir)
+
+
+def site_files(checked: check.Checked, entries_dir: Path, first: str | None = None, on_first=None):
+    """The site of a checked bank, as ``build``.  ``serve`` rebuilds an edited entry this way:
+    ``first`` (an entry's key) is rendered before the other pages and its files handed to
+    ``on_first`` at once, so the page being edited is on screen before the rest is done."""
     entries, calculators, typeset, math_css = checked.entries, checked.calculators, checked.typeset, checked.css
     prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
@@ -161,6 +167,12 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         presets=checked.presets,
         chapters=checked.chapters,
     )
+    qr_codes = _qr_svgs([site_url() + e.url for e in entries])
+    for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
+        pages = entry_files(renderer, entry, calculators[entry.key], qr_codes[site_url() + entry.url])
+        files.update(pages)
+        if entry.key == first and on_first is not None:
+            on_first(pages)
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()
@@ -168,31 +180,6 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
-    qr_codes = _qr_svgs([site_url() + e.url for e in entries])
-    for entry in entries:
-        calc = calculators[entry.key]
-        qr = qr_codes[site_url() + entry.url]
-        try:
-            with check.time_limit():
-                extras = {
-                    "sweeps": [calc.sweep({}, p.spec()) for p in entry.plots],
-                    "elasticities": calc.elasticities({}),
-                }
-        except check.FormulaTimeout as exc:
-            problems = Problems()
-            problems.add(
-                entry.where.path,
-                entry.at("plots").line,
-                f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
-            )
-            raise BuildFailed(problems) from None
-        page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr, extras)
-        files[entry.url.strip("/") + "/index.html"] = page.encode()
-        files[entry.url.strip("/") + "/qr.svg"] = qr.replace(
-            "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1
-        ).encode()
-    for alias, target in aliases(entries).items():
-        files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
     files["sw.js"] = offline.service_worker(files)
     counts = {
         "pages": len(entries) + 4 + bool(prompts),
@@ -200,6 +187,33 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         "cases": sum(len(e.cases) for e in entries),
     }
     return files, counts
+
+
+def entry_files(renderer: Renderer, entry: Entry, calc: Calculator, qr: str) -> dict[str, bytes]:
+    """One entry's files: its page, its QR code and the pages of its aliases."""
+    files = {}
+    try:
+        with check.time_limit():
+            extras = {
+                "sweeps": [calc.sweep({}, p.spec()) for p in entry.plots],
+                "elasticities": calc.elasticities({}),
+            }
+    except check.FormulaTimeout as exc:
+        problems = Problems()
+        problems.add(
+            entry.where.path,
+            entry.at("plots").line,
+            f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
+        )
+        raise BuildFailed(problems) from None
+    page = renderer.entry(entry, calc.run({}), _case_rows(entry, calc), qr, extras)
+    files[entry.url.strip("/") + "/index.html"] = page.encode()
+    files[entry.url.strip("/") + "/qr.svg"] = qr.replace(
+        "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1
+    ).encode()
+    for alias, target in aliases([entry]).items():
+        files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
+    return files
 
 
 def write_site(files: dict[str, bytes | Path], out: Path) -> None:
