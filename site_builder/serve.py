@@ -333,7 +333,7 @@ def _shown(paths) -> str:
     return ", ".join(sorted(str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p) for p in paths))
 
 
-def _restart(httpd: QuietServer, entries: Path, out: Path, port: int, changed: set[Path]) -> None:
+def _restart(httpd: QuietServer, entries: Path, out: Path, port: int, changed: set[Path]) -> str:
     """Start serve again with the new code, on the same listening socket; unless the new code
     does not even import, in which case say why and keep serving."""
     said = _shown(changed)
@@ -344,9 +344,10 @@ def _restart(httpd: QuietServer, entries: Path, out: Path, port: int, changed: s
         text=True,
     )
     if trial.returncode != 0:
-        print(f"{said} changed, but the new code fails to import:\n{trial.stderr.strip()}", flush=True)
+        report = f"{said} changed, but the new code fails to import:\n{trial.stderr.strip()}"
+        print(report, flush=True)
         print("serving the last good build with the code serve started with; save a fix to restart", flush=True)
-        return
+        return report
     print(f"{said} changed: restarting serve with the new code", flush=True)
     fd = httpd.socket.fileno()
     os.set_inheritable(fd, True)
@@ -398,7 +399,7 @@ def serve(entries: Path, out: Path, port: int) -> int:
             stamps = now
             if any(_is_code(p) for p in changed):
                 katex.close()
-                _restart(httpd, entries, out, port, {p for p in changed if _is_code(p)})
+                events.failed(_restart(httpd, entries, out, port, {p for p in changed if _is_code(p)}))
                 katex = katex_process.install()
                 continue
             if NETLIFY.resolve() in changed:
