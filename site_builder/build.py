@@ -137,10 +137,13 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     return site_files(collect(entries_dir), entries_dir)
 
 
-def site_files(checked: check.Checked, entries_dir: Path, first: str | None = None, on_first=None):
+def site_files(
+    checked: check.Checked, entries_dir: Path, first: str | None = None, on_first=None, date: str | None = None
+):
     """The site of a checked bank, as ``build``.  ``serve`` rebuilds an edited entry this way:
     ``first`` (an entry's key) is rendered before the other pages and its files handed to
-    ``on_first`` at once, so the page being edited is on screen before the rest is done."""
+    ``on_first`` at once, so the page being edited is on screen before the rest is done; and
+    ``date``, the sources' date it read at its last full build (until a commit changes it)."""
     entries, calculators, typeset, math_css = checked.entries, checked.calculators, checked.typeset, checked.css
     prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
@@ -163,7 +166,7 @@ def site_files(checked: check.Checked, entries_dir: Path, first: str | None = No
         typeset,
         assets(files, version),
         site_url(),
-        source_date(),
+        source_date() if date is None else date,
         presets=checked.presets,
         chapters=checked.chapters,
     )

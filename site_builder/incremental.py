@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from . import check
-from .build import collect, site_files, write_site
+from .build import collect, site_files, source_date, write_site
 from .errors import BuildFailed, Problems
 from .load import load_file
 from .presets import check_fill, resolve_case_presets
@@ -52,6 +52,7 @@ class Site:
         self.files: dict[str, bytes | Path] = {}
         self.css: dict[str, set[str]] = {}  # entry key -> its TeX's style rules ("" -> the synthesis prompts')
         self.failing: set[Path] = set()  # entry files whose last update failed
+        self.date: str | None = None  # build.source_date() at the last full build
 
     # ------------------------------------------------------------------ full
 
@@ -59,9 +60,10 @@ class Site:
         """A full build, written as ``build`` writes it.  BuildFailed leaves the last good site."""
         start = time.perf_counter()
         checked = collect(self.entries_dir)
-        files, counts = site_files(checked, self.entries_dir)
+        date = source_date()  # the last commit's: serve builds in full again after a commit
+        files, counts = site_files(checked, self.entries_dir, date=date)
         write_site(files, self.out)
-        self.checked, self.files, self.failing = checked, files, set()
+        self.checked, self.files, self.failing, self.date = checked, files, set(), date
         self.css = {e.key: _css_lines(check.check_tex([e], Problems())[1]) for e in checked.entries}
         self.css[""] = _css_lines(check.check_tex([], Problems(), checked.prompts)[1]) if checked.prompts else set()
         self.announce(["*"])
@@ -87,7 +89,7 @@ class Site:
         entry = self.checked.entries[0]
         try:
             checked, first, _ = self._checked({entry.where.path.resolve()})
-            site_files(checked, self.entries_dir, first=first, on_first=stop)
+            site_files(checked, self.entries_dir, first=first, on_first=stop, date=self.date)
         except (Done, BuildFailed):
             pass
 
@@ -116,7 +118,9 @@ class Site:
             self._write(pages)
             timings["first"] = time.perf_counter() - start
 
-        files, counts = site_files(checked, self.entries_dir, first=first, on_first=write_first if first else None)
+        files, counts = site_files(
+            checked, self.entries_dir, first=first, on_first=write_first if first else None, date=self.date
+        )
         self._write(files, remove=True)
         self.checked, self.failing = checked, set()
         self.css.update(css)

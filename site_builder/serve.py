@@ -303,9 +303,21 @@ def _listening(port: int, handler: type) -> QuietServer:
     return httpd
 
 
-def _sources(entries: Path) -> dict[Path, tuple]:
+def _commits() -> list[Path]:
+    """Git's log of HEAD, which every commit and checkout appends to: the pages carry the last commit's date."""
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--git-path", "logs/HEAD"], cwd=ROOT, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [(ROOT / found.stdout.strip()).resolve()] if found.returncode == 0 and found.stdout.strip() else []
+
+
+def _sources(entries: Path, extra: list[Path] = ()) -> dict[Path, tuple]:
     """Every file a build reads that an author edits, with its modification stamp."""
     watched = [
+        *extra,
         *Path(entries).glob("*.yaml"),
         *Path(entries).glob("presets/*/*.yaml"),
         *(ROOT / "templates").glob("*.html"),
@@ -384,7 +396,8 @@ def serve(entries: Path, out: Path, port: int) -> int:
 
     rebuild(None)
     site.warm()
-    stamps = _sources(entries)
+    commits = _commits()
+    stamps = _sources(entries, commits)
     headers, redirects = host_rules()
     handler = type(
         "ServeHandler", (LiveHandler,), {"headers_rules": headers, "redirect_rules": redirects, "events": events}
@@ -395,7 +408,7 @@ def serve(entries: Path, out: Path, port: int) -> int:
     try:
         while True:
             time.sleep(POLL_S)
-            now = _sources(entries)
+            now = _sources(entries, commits)
             if now == stamps:
                 continue
             changed = {p for p in now.keys() | stamps.keys() if now.get(p) != stamps.get(p)}
