@@ -516,7 +516,7 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--edits", type=int, default=20, help="entry edits for the save-to-page figures")
+    parser.add_argument("--edits", type=int, default=30, help="entry edits for the save-to-page figures")
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     parser.add_argument(
         "--only",

@@ -26,7 +26,8 @@ from site_builder.load import load_all
 
 STATEMENT = "derived from what is stored and per what."  # in entries/35-*.yaml's statement
 POLL_S = 0.005  # often enough to see the edit to 5 ms, rarely enough not to be the server's load
-SETTLE_S = 1.5  # after an edit, both servers finish their work (ours writes the other pages) before the next
+SETTLE_S = 0.3  # after a server says it has finished rebuilding, before the next edit
+DONE = {"ours": "rebuilt ", "mkdocs": "Documentation built in"}  # a rebuild finished, in each server's log
 
 
 def _port() -> int:
@@ -75,6 +76,17 @@ def _until(port: int, path: str, marker: bytes, timeout: float = 30) -> float:
     raise TimeoutError(f"127.0.0.1:{port}{path} did not carry {marker!r} within {timeout} s")
 
 
+def _finished(log: Path, needle: str, count: int, timeout: float = 60) -> None:
+    """Wait until ``log`` holds ``count`` lines with ``needle``: the server's rebuild is over, the
+    whole site written (ours writes the edited page first), so the next edit meets an idle machine."""
+    deadline = time.monotonic() + timeout
+    while log.read_text(errors="replace").count(needle) < count:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{log.name}: no {count}th {needle!r} within {timeout} s")
+        time.sleep(0.05)
+    time.sleep(SETTLE_S)
+
+
 def _save(path: Path, text: str) -> float:
     start = time.perf_counter()
     path.write_text(text, encoding="utf-8")
@@ -111,17 +123,18 @@ def measure(work: Path, edits: int) -> dict:
         mk_port,
     )
     times = {"ours": [], "mkdocs": [], "reloaded": []}
+    logs = {"ours": work / f"server-{ours_port}.log", "mkdocs": project / f"server-{mk_port}.log"}
     try:
-        time.sleep(SETTLE_S)
+        _finished(logs["mkdocs"], DONE["mkdocs"], 1)
         for i in range(edits):  # interleaved: both meet the same machine state
             marker = f"saved edit {i} of ours"
             start = _save(kv, kv_text.replace(STATEMENT, f"{STATEMENT[:-1]}, {marker}."))
             times["ours"].append(_until(ours_port, "/35/", marker.encode()) - start)
-            time.sleep(SETTLE_S)
+            _finished(logs["ours"], DONE["ours"], i + 1)
             marker = f"saved edit {i} of mkdocs"
             start = _save(md, md_text.replace(STATEMENT, f"{STATEMENT[:-1]}, {marker}."))
             times["mkdocs"].append(_until(mk_port, "/35/", marker.encode()) - start)
-            time.sleep(SETTLE_S)
+            _finished(logs["mkdocs"], DONE["mkdocs"], i + 2)
         mkdocs.terminate()
         mkdocs.wait(timeout=30)
         with sync_playwright() as p:

@@ -146,8 +146,8 @@ def _free_port() -> int:
 @pytest.mark.node
 @pytest.mark.browser
 def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
-    """In Chromium: /35/ from a running serve reloads with a saved edit; a bad edit shows its
-    problem over the last good page; the fix takes it away."""
+    """In Chromium: /35/ from a running serve, under its service worker, reloads with a saved edit;
+    a bad edit shows its problem over the last good page; the fix takes it away."""
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "site_builder", "--entries", str(bank_copy), "serve", "--port", str(port)]
@@ -168,6 +168,10 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/35/")
         page.wait_for_selector("text=derived from what is stored and per what.")
+        # The site registers its service worker once Python is ready; serve's own takes its place,
+        # and the page it controls must still come fresh from the server after an edit.
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
         kv = next(bank_copy.glob("35-*.yaml"))
         good = kv.read_text(encoding="utf-8")
         time.sleep(0.05)  # a later modification time than the one serve saw at start
