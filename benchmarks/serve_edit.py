@@ -206,7 +206,7 @@ def report(found: dict) -> tuple[list[tuple[str, bool, str]], list[str]]:
         f"Ours is {faster:.1f}× faster at the median. `serve` checks only the edited file against the bank it keeps "
         "in memory, typesets only TeX it has not typeset before (one KaTeX process stays alive), writes the edited "
         "page first and tells open pages to reload; it then writes every other file the edit changed, so the folder "
-        "ends as a full build writes it. `mkdocs serve` waits for the edits to settle, then rebuilds every page.",
+        "ends as a full build writes it. `mkdocs serve` waits 0.1 s for the edits to settle (its `build_delay`), then rebuilds every page.",
         "",
         f"Save to reloaded, ours in Chromium (from the save to the load event of the page the reload script "
         f"reloaded; the page idle before each save, its Python booted): p50 {ms(reloaded['p50'])}, "
