@@ -288,12 +288,21 @@ def page_weight(site: Path) -> dict:
     heaviest = max(pages, key=gz)
     html, common = gz(heaviest), sum(map(gz, css + js))
     python = sum(map(gz, (site / "static" / "runtime").glob("*.py")))
+    pyodide = next((site / "pyodide").iterdir())
+    wasm, startup = pyodide / "pyodide.asm.wasm", next(pyodide.glob("stdlib-startup-*.zip"))
     return {
         "page": "/" + heaviest.parent.relative_to(site).as_posix() + "/",
         "html": html,
         "common": common,
         "total": html + common,
         "python": python,
+        # Pyodide's boot files, as a far page fetches them (xz) and as hosts send them (gzipped as
+        # the server does, level 6; a zip as it is), and the memory snapshot (stored gzipped).
+        "wasm_xz": (wasm.parent / (wasm.name + ".xz")).stat().st_size,
+        "startup_xz": (startup.parent / (startup.name + ".xz")).stat().st_size,
+        "wasm_gz": len(gzip.compress(wasm.read_bytes(), 6)),
+        "startup": startup.stat().st_size,
+        "snapshot": next((site / "snapshot").rglob("*.snapshot")).stat().st_size,
     }
 
 
@@ -458,12 +467,15 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
         f"(Chromium) and the {_ways(slow_server)} (server). "
         "Pages boot one of three ways, each falling back to the next: the *snapshot* "
         "(Pyodide's memory saved at build time, after booting and importing the runtime and the allowed modules: "
-        "restoring it skips Python's start-up, but it is 4 MB more to download, so a page uses it only when it "
+        f"restoring it skips Python's start-up, but it is {weight['snapshot'] / 1e6:.1f} MB more to download, so a "
+        "page uses it only when it "
         "arrived from a near server (the quickest of its own requests took at most 25 ms), and never for readers "
         "who ask to save data); the *start-up stdlib* (the modules that Pyodide's boot, the runtime and the allow-list import, "
         "and the runtime itself, compiled to `.pyc` by Pyodide's own Python at build time); the stock stdlib. On a far "
-        "server the page fetches Pyodide's WebAssembly and the start-up stdlib xz-compressed (2.6 MB and 0.8 MB, "
-        "against 3.5 MB gzipped and 2.9 MB as hosts send them) and its worker decodes them as they arrive (*+xz*); "
+        "server the page fetches Pyodide's WebAssembly and the start-up stdlib xz-compressed "
+        f"({weight['wasm_xz'] / 1e6:.1f} MB and {weight['startup_xz'] / 1e6:.1f} MB, against "
+        f"{weight['wasm_gz'] / 1e6:.1f} MB gzipped and {weight['startup'] / 1e6:.1f} MB as hosts send them) "
+        "and its worker decodes them as they arrive (*+xz*); "
         "it keeps the decoded files in Cache Storage for the next visit. The page also starts these downloads "
         "itself, a few round trips before the worker asks for them.",
         "",
