@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.common import CHROMIUM_ARGS, bench_site, fmt, python_ready, ratio, summary
 from benchmarks.server import BenchServer, Link
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,8 +34,6 @@ def _ready_in(engine, url: str) -> float:
 def _chromium_cold(url: str, work: Path) -> float:
     from playwright.sync_api import sync_playwright
 
-    from benchmarks.run import CHROMIUM_ARGS, _python_ready
-
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             tempfile.mkdtemp(prefix="profile-", dir=work),
@@ -43,7 +42,7 @@ def _chromium_cold(url: str, work: Path) -> float:
             service_workers="block",
         )
         try:
-            return _python_ready(context.new_page(), url)
+            return python_ready(context.new_page(), url)
         finally:
             context.close()
 
@@ -90,14 +89,13 @@ def versions() -> dict:
 
 
 def report(times: dict, runs: int) -> str:
-    from benchmarks.run import _ratio, fmt, summary
 
     names = {"chromium": "Chromium", "firefox": "Firefox ESR", "webkit": "WebKit"}
     found = versions()
     rows = []
     for name, sides in times.items():
         site, stock = summary(sides["site"]), summary(sides["stock"])
-        rows.append(f"| {names[name]} ({found[name]}) | {fmt(site)} | {fmt(stock)} | **{_ratio(site, stock):.2f}×** |")
+        rows.append(f"| {names[name]} ({found[name]}) | {fmt(site)} | {fmt(stock)} | **{ratio(site, stock):.2f}×** |")
     return "\n".join(
         [
             "## In every engine",
@@ -120,21 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.engines")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="bench-site-"))
-    try:
-        site = work / "site"
-        subprocess.run(
-            [sys.executable, "-m", "site_builder", "build", "--out", str(site)],
-            check=True,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-        )
-        from benchmarks.run import compress_once
-
-        compress_once(site)
+    with bench_site("bench-site-") as (_, site):
         print(report(measure(site, args.runs), args.runs))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

@@ -15,54 +15,23 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks import engines, site_build
+from benchmarks import engines, serve_edit, site_build
+from benchmarks.common import CHROMIUM_ARGS, READY_MS, bench_site, fmt, quantile, ratio, summary
+from benchmarks.common import python_ready as python_ready_at
 from benchmarks.server import BenchServer, Link
-from site_builder.serve import COMPRESSIBLE, _gzipped
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SLOW_LINK = Link(bits_per_s=20e6, latency_s=0.040)
 # The same link as Chromium's own network throttling (DevTools' custom profile): 20 Mbit/s
 # down and up, 40 ms added to each request.  It applies to the page's workers too.
 THROTTLE = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 20e6 / 8}
-READY_MS = 180_000
-
-
-def _quantile(ordered: list[float], q: float) -> float:
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def summary(values: list[float]) -> dict:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values)}
-
-
-def fmt(s: dict, unit: str = "s", scale: float = 1.0, digits: int = 2) -> str:
-    return f"{s['median'] * scale:.{digits}f} {unit} ({s['min'] * scale:.{digits}f}–{s['max'] * scale:.{digits}f}, n={s['n']})"
 
 
 # ----------------------------------------------------------------------------- browser
-
-
-def _python_ready(page, url: str) -> float:
-    """Seconds from navigation start to the page's python-ready mark."""
-    page.goto(url)
-    page.wait_for_function("() => document.documentElement.dataset.python", timeout=READY_MS)
-    assert page.evaluate("document.documentElement.dataset.python") == "ready"
-    return page.evaluate("performance.getEntriesByName('python-ready')[0].startTime") / 1000
 
 
 def _profile(playwright, work: Path):
@@ -74,13 +43,6 @@ def _profile(playwright, work: Path):
         args=CHROMIUM_ARGS,
         service_workers="block",
     )
-
-
-def compress_once(site: Path) -> None:
-    """The server gzips each file once and keeps it in memory, as a host's edge would: do that before timing."""
-    for path in site.rglob("*"):
-        if path.is_file() and path.suffix in COMPRESSIBLE:
-            _gzipped(str(path), path.stat().st_mtime_ns)
 
 
 def python_ready(playwright, work: Path, site: Path, runs: int, link: Link, throttle: dict | None = None) -> dict:
@@ -100,10 +62,10 @@ def python_ready(playwright, work: Path, site: Path, runs: int, link: Link, thro
                     cdp = context.new_cdp_session(page)
                     cdp.send("Network.enable")
                     cdp.send("Network.emulateNetworkConditions", throttle)
-                times[(who, "cold")].append(_python_ready(page, url))
+                times[(who, "cold")].append(python_ready_at(page, url))
                 if who == "site":
                     stdlib.add(page.evaluate("document.documentElement.dataset.stdlib"))
-                times[(who, "warm")].append(_python_ready(page, url))
+                times[(who, "warm")].append(python_ready_at(page, url))
                 context.close()
     finally:
         server.close()
@@ -163,7 +125,7 @@ def recompute(browser, site: Path, changes: int) -> dict:
     server = BenchServer(site, Link())
     try:
         page = browser.new_page()
-        _python_ready(page, f"{server.url}/35/")
+        python_ready_at(page, f"{server.url}/35/")
         times = sorted(page.evaluate(RECOMPUTE_JS, changes))
         page.close()
     finally:
@@ -208,12 +170,12 @@ def solve_latency(browser, site: Path, questions: int) -> dict:
     try:
         for path, (output, sense, free, target) in SOLVES.items():
             page = browser.new_page()
-            _python_ready(page, f"{server.url}{path}")
+            python_ready_at(page, f"{server.url}{path}")
             times = sorted(page.evaluate(SOLVE_JS, [output, sense, free, [target(i) for i in range(questions)]]))
             page.close()
             found[path] = {
-                "p50": _quantile(times, 0.50),
-                "p95": _quantile(times, 0.95),
+                "p50": quantile(times, 0.50),
+                "p95": quantile(times, 0.95),
                 "max": times[-1],
                 "n": len(times),
             }
@@ -232,12 +194,12 @@ def transfer(playwright, work: Path, site: Path) -> dict:
             context = _profile(playwright, work)
             page = context.new_page()
             link.sent = 0
-            _python_ready(page, f"{server.url}/35/")
+            python_ready_at(page, f"{server.url}/35/")
             page.wait_for_load_state("networkidle")
             found[name] = link.sent
             if name == "first":
                 link.sent = 0
-                _python_ready(page, f"{server.url}/19/")
+                python_ready_at(page, f"{server.url}/19/")
                 page.wait_for_load_state("networkidle")
                 found["repeat"] = link.sent
             context.close()
@@ -279,15 +241,15 @@ def navigation(playwright, work: Path, site: Path, runs: int) -> dict:
                     service_workers="allow" if sw else "block",
                 )
                 page = context.new_page()
-                _python_ready(page, f"{server.url}/35/")
+                python_ready_at(page, f"{server.url}/35/")
                 if sw:
                     page.wait_for_function(
                         "() => document.getElementById('offline-status').dataset.state === 'ready'", timeout=READY_MS
                     )
                 for url in ("/19/", "/35/"):  # every file cached, the pages under the service worker
-                    _python_ready(page, server.url + url)
+                    python_ready_at(page, server.url + url)
                 for how in ("turbo", "full") if run % 2 else ("full", "turbo"):
-                    _python_ready(page, f"{server.url}/35/")
+                    python_ready_at(page, f"{server.url}/35/")
                     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
                     page.wait_for_load_state("networkidle")
                     server.link.sent = 0
@@ -326,38 +288,40 @@ def page_weight(site: Path) -> dict:
     heaviest = max(pages, key=gz)
     html, common = gz(heaviest), sum(map(gz, css + js))
     python = sum(map(gz, (site / "static" / "runtime").glob("*.py")))
+    pyodide = next((site / "pyodide").iterdir())
+    wasm, startup = pyodide / "pyodide.asm.wasm", next(pyodide.glob("stdlib-startup-*.zip"))
     return {
         "page": "/" + heaviest.parent.relative_to(site).as_posix() + "/",
         "html": html,
         "common": common,
         "total": html + common,
         "python": python,
+        # Pyodide's boot files, as a far page fetches them (xz) and as hosts send them (gzipped as
+        # the server does, level 6; a zip as it is), and the memory snapshot (stored gzipped).
+        "wasm_xz": (wasm.parent / (wasm.name + ".xz")).stat().st_size,
+        "startup_xz": (startup.parent / (startup.name + ".xz")).stat().st_size,
+        "wasm_gz": len(gzip.compress(wasm.read_bytes(), 6)),
+        "startup": startup.stat().st_size,
+        "snapshot": next((site / "snapshot").rglob("*.snapshot")).stat().st_size,
     }
 
 
 # ----------------------------------------------------------------------------- report
 
 
-def run(runs: int, out: Path) -> int:
+def run(runs: int, out: Path, edits: int) -> int:
     from playwright.sync_api import sync_playwright
 
-    work = Path(tempfile.mkdtemp(prefix="bench-"))
-    try:
-        print("build: ours against MkDocs …", flush=True)
+    with bench_site() as (work, site):
+        print("build: the full build …", flush=True)
         builds = site_build.measure(work, runs)
-        site = work / "site"
-        subprocess.run(
-            [sys.executable, "-m", "site_builder", "build", "--out", str(site)],
-            check=True,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-        )
+        print("serve: save to page, ours against mkdocs serve …", flush=True)
+        serving = serve_edit.measure(work, edits)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
             print("browser: first paint …", flush=True)
             paint = first_paint(browser, site, runs)
             print("browser: Python ready on 127.0.0.1 …", flush=True)
-            compress_once(site)
             local = python_ready(p, work, site, runs, Link())
             print("browser: Python ready on a 20 Mbit/s, 40 ms link (Chromium's throttling) …", flush=True)
             slow = python_ready(p, work, site, max(5, runs // 2), Link(), THROTTLE)
@@ -377,13 +341,11 @@ def run(runs: int, out: Path) -> int:
         in_engines = engines.report(engines.measure(site, engine_runs), engine_runs)
         weight = page_weight(site)
         out.write_text(
-            report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav)
+            report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav)
             + "\n"
             + in_engines
         )
         print(f"wrote {out}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
@@ -396,28 +358,24 @@ def _ways(result: dict) -> str:
     return " / ".join(names.get(way, way) for way in result["stdlib"])
 
 
-def _ratio(a: dict, b: dict) -> float:
-    return a["median"] / b["median"]
-
-
 def _solve_figures(solves: dict) -> str:
     return ", ".join(f"{path} {s['p95']:.1f} ms" for path, s in solves.items())
 
 
-def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav) -> str:
+def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav) -> str:
     def ready_rows(result, label):
         t = result["times"]
         rows = []
         for kind in ("cold", "warm"):
-            r = _ratio(t[("site", kind)], t[("stock", kind)])
+            r = ratio(t[("site", kind)], t[("stock", kind)])
             rows.append(f"| {label}, {kind} | {fmt(t[('site', kind)])} | {fmt(t[('stock', kind)])} | **{r:.2f}×** |")
-        return rows, _ratio(t[("site", "cold")], t[("stock", "cold")])
+        return rows, ratio(t[("site", "cold")], t[("stock", "cold")])
 
     local_rows, local_ratio = ready_rows(local, "127.0.0.1")
     slow_rows, slow_ratio = ready_rows(slow, "20 Mbit/s, 40 ms (Chromium)")
     server_rows, _ = ready_rows(slow_server, "20 Mbit/s, 40 ms (server)")
-    build_ratio = _ratio(builds["ours_full"], builds["mkdocs_full"])
-    nav_ratio = _ratio(nav["times"]["turbo"], nav["times"]["full"])
+    serve_targets, serve_section = serve_edit.report(serving)
+    nav_ratio = ratio(nav["times"]["turbo"], nav["times"]["full"])
     nosw = lambda how: f"{how} without the service worker"
     nav_s = nav["times"]["turbo"]["median"]
     targets = [
@@ -448,11 +406,7 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
             builds["ours_full"]["median"] <= 1.0,
             f"{builds['ours_full']['median']:.2f} s",
         ),
-        (
-            "Full build ≥ 5× faster than MkDocs on the same content",
-            build_ratio <= 0.2,
-            f"{1 / build_ratio:.1f}× faster",
-        ),
+        *serve_targets,
         (
             "Entry page ≤ 60 KB compressed (HTML, CSS and our JS)",
             weight["total"] <= 60_000,
@@ -475,24 +429,22 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         "",
         "## Build",
         "",
-        f"The bank: {builds['entries']} entries and {builds['pages']} pages. Each figure is a fresh process running the "
-        "real command. MkDocs builds the same statements and notes with mkdocs-material and KaTeX via arithmatex. "
-        "Derived artefacts (KaTeX output, QR codes, schema verdicts, the start-up stdlib and the memory snapshot) are cached in `.cache/` "
-        "by a hash of their inputs; the first build fills that cache.",
+        f"The bank: {builds['entries']} entries ({builds['cases']} cases, {builds['plots']} charts) from "
+        f"{builds['yaml']} YAML files, built into {builds['pages']} pages. Each figure is a fresh process running "
+        "the real command. Derived artefacts (KaTeX output, QR codes, schema verdicts, the start-up stdlib and the "
+        "memory snapshot) are cached in `.cache/` by a hash of their inputs; the first build fills that cache.",
         "",
-        "| build | ours | MkDocs | ratio |",
-        "|---|---|---|---|",
-        f"| full build | {fmt(builds['ours_full'])} | {fmt(builds['mkdocs_full'])} | **{build_ratio:.2f}×** |",
-        f"| after one entry changes | {fmt(builds['ours_incremental'])} | {fmt(builds['mkdocs_incremental'])} | "
-        f"**{_ratio(builds['ours_incremental'], builds['mkdocs_incremental']):.2f}×** |",
-        f"| first build, empty cache | {fmt(builds['ours_first'])} | | |",
+        "| build | ours |",
+        "|---|---|",
+        f"| full build | {fmt(builds['ours_full'])} |",
+        f"| first build, empty cache | {fmt(builds['ours_first'])} |",
         "",
-        f"Five times faster than MkDocs would be {builds['mkdocs_full']['median'] / 5 * 1000:.0f} ms for the whole bank. "
         f"A Python process that only starts and imports Jinja2 and PyYAML takes {fmt(builds['floor'], 'ms', 1000, 0)}, "
-        "before reading one entry; the build then parses 66 YAML files, runs every case and chart of 65 formulas, and "
-        "renders 118 pages, each far fuller than MkDocs' (inputs, results, cases, charts, citations). Caching whole "
-        "pages between builds would meet the ratio by measuring a copy, not a build, so the build does not.",
+        f"before reading one entry; the build then parses the {builds['yaml']} YAML files, reproduces every case and "
+        f"draws every chart of the {builds['entries']} formulas, and renders the {builds['pages']} pages. An author "
+        "waits on `serve`, not on this: its figures follow.",
         "",
+        *serve_section,
         "## In the browser",
         "",
         f"First contentful paint of `/35/`: {fmt(paint['fcp'], 'ms', 1000, 0)}; the results for the defaults are in that "
@@ -515,12 +467,15 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         f"(Chromium) and the {_ways(slow_server)} (server). "
         "Pages boot one of three ways, each falling back to the next: the *snapshot* "
         "(Pyodide's memory saved at build time, after booting and importing the runtime and the allowed modules: "
-        "restoring it skips Python's start-up, but it is 4 MB more to download, so a page uses it only when it "
+        f"restoring it skips Python's start-up, but it is {weight['snapshot'] / 1e6:.1f} MB more to download, so a "
+        "page uses it only when it "
         "arrived from a near server (the quickest of its own requests took at most 25 ms), and never for readers "
         "who ask to save data); the *start-up stdlib* (the modules that Pyodide's boot, the runtime and the allow-list import, "
         "and the runtime itself, compiled to `.pyc` by Pyodide's own Python at build time); the stock stdlib. On a far "
-        "server the page fetches Pyodide's WebAssembly and the start-up stdlib xz-compressed (2.6 MB and 0.8 MB, "
-        "against 3.5 MB gzipped and 2.9 MB as hosts send them) and its worker decodes them as they arrive (*+xz*); "
+        "server the page fetches Pyodide's WebAssembly and the start-up stdlib xz-compressed "
+        f"({weight['wasm_xz'] / 1e6:.1f} MB and {weight['startup_xz'] / 1e6:.1f} MB, against "
+        f"{weight['wasm_gz'] / 1e6:.1f} MB gzipped and {weight['startup'] / 1e6:.1f} MB as hosts send them) "
+        "and its worker decodes them as they arrive (*+xz*); "
         "it keeps the decoded files in Cache Storage for the next visit. The page also starts these downloads "
         "itself, a few round trips before the worker asks for them.",
         "",
@@ -535,7 +490,7 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
         f"| Python ready after the click | {fmt(nav['times']['turbo'], 'ms', 1000, 0)} | {fmt(nav['times']['full'], 'ms', 1000, 0)} | **{nav_ratio:.3f}×** |",
         f"| bytes from the server | {nav['bytes']['turbo']:,.0f} B | {nav['bytes']['full']:,.0f} B | |",
         f"| without the service worker: Python ready | {fmt(nav['times'][nosw('turbo')], 'ms', 1000, 0)} | "
-        f"{fmt(nav['times'][nosw('full')], 'ms', 1000, 0)} | {_ratio(nav['times'][nosw('turbo')], nav['times'][nosw('full')]):.3f}× |",
+        f"{fmt(nav['times'][nosw('full')], 'ms', 1000, 0)} | {ratio(nav['times'][nosw('turbo')], nav['times'][nosw('full')]):.3f}× |",
         f"| without the service worker: bytes | {nav['bytes'][nosw('turbo')]:,.0f} B | {nav['bytes'][nosw('full')]:,.0f} B | |",
         "",
         f"The machine's load average over the last five minutes of this part: {nav['load']:.1f} "
@@ -573,33 +528,32 @@ def report(builds, paint, local, slow, slow_server, latency, bytes_, weight, run
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--edits", type=int, default=30, help="entry edits for the save-to-page figures")
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     parser.add_argument(
         "--only",
-        choices=("navigation", "python-ready", "solve"),
+        choices=("navigation", "python-ready", "solve", "serve"),
         help="measure this part alone and print its figures (BENCHMARKS.md is left as it is)",
     )
     args = parser.parse_args(argv)
     if args.only:
-        return only(args.only, args.runs)
-    return run(args.runs, args.out)
+        return only(args.only, args.runs, args.edits)
+    return run(args.runs, args.out, args.edits)
 
 
-def only(part: str, runs: int) -> int:
+def only(part: str, runs: int, edits: int) -> int:
     import json
 
     from playwright.sync_api import sync_playwright
 
-    work = Path(tempfile.mkdtemp(prefix="bench-"))
-    try:
-        site = work / "site"
-        subprocess.run(
-            [sys.executable, "-m", "site_builder", "build", "--out", str(site)],
-            check=True,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-        )
-        compress_once(site)
+    with bench_site() as (work, site):
+        if part == "serve":
+            found = serve_edit.measure(work, edits)
+            targets, section = serve_edit.report(found)
+            print("\n".join(f"| {name} | {'✓' if ok else '✗'} | {value} |" for name, ok, value in targets))
+            print()
+            print("\n".join(section))
+            return 0
         with sync_playwright() as p:
             if part == "solve":
                 browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
@@ -613,8 +567,6 @@ def only(part: str, runs: int) -> int:
             {" ".join(k) if isinstance(k, tuple) else k: plain(x) for k, x in v.items()} if isinstance(v, dict) else v
         )
         print(json.dumps(plain(found), indent=1, default=str))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

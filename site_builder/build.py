@@ -18,11 +18,12 @@ from pathlib import Path
 
 from . import offline, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
-from .bank import assemble
+from .bank import Bank, assemble
 from .cache import Cache, key
+from .entry import Entry
 from .presets import preset_files
 from .render import Renderer
-from .results import results
+from .results import Results, results
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +74,16 @@ def _qr_svgs(urls: list[str]) -> dict[str, str]:
 
 def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     """The whole site as ``{path: bytes}`` (vendored files as paths to link), and counts for the summary."""
-    checked = assemble(entries_dir)
+    return site_files(assemble(entries_dir), entries_dir)
+
+
+def site_files(
+    checked: Bank, entries_dir: Path, first: str | None = None, on_first=None, date: str | None = None
+) -> tuple[dict[str, bytes | Path], dict]:
+    """The site of a checked bank, as ``build``.  ``serve`` rebuilds an edited entry this way:
+    ``first`` (an entry's key) is rendered before the other pages and its files handed to
+    ``on_first`` at once, so the page being edited is on screen before the rest is done; and
+    ``date``, the sources' date it read at its last full build (until a commit changes it)."""
     entries, calculators, typeset, math_css = checked.entries, checked.calculators, checked.typeset, checked.css
     prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
@@ -96,10 +106,16 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         typeset,
         assets(files, version),
         site_url(),
-        source_date(),
+        source_date() if date is None else date,
         presets=checked.presets,
         chapters=checked.chapters,
     )
+    qr_codes = _qr_svgs([site_url() + e.url for e in entries])
+    for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
+        made = entry_files(renderer, entry, results(entry, calculators[entry.key], qr_codes[site_url() + entry.url]))
+        files.update(made)
+        if entry.key == first and on_first is not None:
+            on_first(made)
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()
@@ -107,16 +123,8 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
-    qr_codes = _qr_svgs([site_url() + e.url for e in entries])
-    for entry in entries:
-        page = renderer.entry(entry, results(entry, calculators[entry.key], qr_codes[site_url() + entry.url]))
-        files[entry.url.strip("/") + "/index.html"] = page.encode()
-        files[entry.url.strip("/") + "/qr.svg"] = (
-            qr_codes[site_url() + entry.url].replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1).encode()
-        )
-    pages = sum(path.endswith(".html") for path in files)  # the site's pages; the redirects below are not
-    for alias, target in aliases(entries).items():
-        files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
+    redirects = {alias.strip("/") + "/index.html" for alias in aliases(entries)}
+    pages = sum(path.endswith(".html") and path not in redirects for path in files)  # an alias's page only forwards
     files["sw.js"] = offline.service_worker(files)
     counts = {
         "pages": pages,
@@ -124,6 +132,17 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
         "cases": sum(len(e.cases) for e in entries),
     }
     return files, counts
+
+
+def entry_files(renderer: Renderer, entry: Entry, computed: Results) -> dict[str, bytes]:
+    """One entry's files: its page, its QR code and the pages of its aliases."""
+    files = {entry.url.strip("/") + "/index.html": renderer.entry(entry, computed).encode()}
+    files[entry.url.strip("/") + "/qr.svg"] = computed.qr.replace(
+        "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1
+    ).encode()
+    for alias, target in aliases([entry]).items():
+        files[alias.strip("/") + "/index.html"] = renderer.alias(renderer.by_url[target]).encode()
+    return files
 
 
 def write_site(files: dict[str, bytes | Path], out: Path) -> None:

@@ -23,15 +23,34 @@ def key(*parts: str | bytes) -> str:
     return h.hexdigest()[:32]
 
 
+# A long-running process (serve) opens the same caches at every rebuild: each file is parsed
+# again only when it changed on disk (another process saved it).
+_parsed: dict[Path, tuple[tuple, dict]] = {}
+
+
+def _stamp(path: Path) -> tuple:
+    stat = path.stat()
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+
+
+def _read(path: Path) -> dict:
+    try:
+        stamp = _stamp(path)
+        if path in _parsed and _parsed[path][0] == stamp:
+            return dict(_parsed[path][1])
+        values = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    _parsed[path] = (stamp, values)
+    return dict(values)
+
+
 class Cache:
     """One JSON file of key -> value; ``save`` writes it atomically when something was added."""
 
     def __init__(self, name: str):
         self.path = FOLDER / f"{name}.json"
-        try:
-            self.values = json.loads(self.path.read_text())
-        except (OSError, ValueError):
-            self.values = {}
+        self.values = _read(self.path)
         self.dirty = False
 
     def get(self, k: str):
@@ -49,6 +68,7 @@ class Cache:
             tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(json.dumps(self.values, ensure_ascii=False, sort_keys=True))
             os.replace(tmp, self.path)
+            _parsed[self.path] = (_stamp(self.path), self.values)
         except OSError:
             pass  # a read-only checkout builds without a cache
         self.dirty = False

@@ -31,26 +31,42 @@ class Unsolved(Exception):
 
 def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calculator]:
     """Record every problem; return the calculators of entries whose formula compiled."""
-    _check_ids(entries, problems)
+    check_ids(entries, problems)
     calculators = {}
     for entry in entries:
-        if not _check_fields(entry, problems):
-            continue  # the formula cannot run on inputs that are themselves wrong
-        try:
-            with time_limit():
-                calc = _calculator(entry, problems)
-                if calc is not None:
-                    _check_question(entry, calc, problems)
-                    _check_cases(entry, calc, problems)
-                    _check_plots(entry, calc, problems)
-        except FormulaTimeout as exc:
-            problems.add(entry.where.path, entry.block_lines["formula"], f"entry {entry.key}: the formula {exc}")
-            continue
+        calc = check_entry(entry, problems)
         if calc is not None:
             calculators[entry.key] = calc
-    _check_feeds(entries, calculators, problems)
-    check_feed_units(entries, problems)
+    check_feeds(entries, calculators, problems)
     return calculators
+
+
+def check_entry(entry: Entry, problems: Problems) -> Calculator | None:
+    """One entry on its own (fields, formula, question, cases, plots): its calculator, or None
+    when its formula cannot run.  ``serve`` checks an edited entry this way."""
+    if not _check_fields(entry, problems):
+        return None  # the formula cannot run on inputs that are themselves wrong
+    try:
+        with time_limit():
+            calc = _calculator(entry, problems)
+            if calc is not None:
+                _check_question(entry, calc, problems)
+                _check_cases(entry, calc, problems)
+                _check_plots(entry, calc, problems)
+    except FormulaTimeout as exc:
+        problems.add(entry.where.path, entry.block_lines["formula"], f"entry {entry.key}: the formula {exc}")
+        return None
+    return calc
+
+
+def check_feeds(
+    entries: list[Entry], calculators: dict, problems: Problems, sources: list[Entry] | None = None
+) -> None:
+    """The links between entries: each feed of ``sources`` (all ``entries`` by default) names a
+    target that takes its inputs, in their dimension, and accepts the values fed at the defaults."""
+    sources = entries if sources is None else sources
+    _check_feeds(sources, calculators, problems)
+    check_feed_units(sources, problems, entries)
 
 
 def _add(problems: Problems, where, message: str) -> None:
@@ -70,7 +86,7 @@ def _compared(check):
     return check.at("range" if check.range is not None else "value" if check.value is not None else "printed")
 
 
-def _check_ids(entries: list[Entry], problems: Problems) -> None:
+def check_ids(entries: list[Entry], problems: Problems) -> None:
     seen: dict[str, Entry] = {}
     for entry in entries:
         if entry.key in seen:
@@ -474,11 +490,12 @@ def _dimension_words(unit: str) -> str:
     )
 
 
-def check_feed_units(entries: list[Entry], problems: Problems) -> None:
+def check_feed_units(entries: list[Entry], problems: Problems, bank: list[Entry] | None = None) -> None:
     """A feed carries a value as it is, in base units, so its origin and the input it fills must
     share a dimension (runtime/units.py): bytes never land in a FLOP or a bytes-per-second input.
-    Counts and pure numbers share one dimension, so ``parameters`` may fill an input in ``''``."""
-    by_key = {e.key: e for e in entries}
+    Counts and pure numbers share one dimension, so ``parameters`` may fill an input in ``''``.
+    ``bank``: the entries a feed may point to (``entries`` by default)."""
+    by_key = {e.key: e for e in (entries if bank is None else bank)}
     for entry in entries:
         named = {**{i.name: i.unit for i in entry.inputs}, **{o.name: o.unit for o in entry.outputs}}
         for k, feed in enumerate(entry.feeds):

@@ -1,11 +1,10 @@
 // Typesets a batch of TeX fragments with KaTeX: JSON [[tex, display], ...] on stdin,
 // JSON [{html} | {error, position}, ...] on stdout.  One process per build.
+// With --lines (serve keeps one process alive): one batch per line in, one result line out.
 import katex from "katex";
+import { createInterface } from "node:readline";
 
-let input = "";
-process.stdin.setEncoding("utf8");
-for await (const chunk of process.stdin) input += chunk;
-const results = JSON.parse(input).map(([tex, display]) => {
+const typeset = (batch) => batch.map(([tex, display]) => {
   try {
     return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true, strict: "error", output: "htmlAndMathml" }) };
   } catch (err) {
@@ -15,4 +14,14 @@ const results = JSON.parse(input).map(([tex, display]) => {
     return { error: String(err && err.message || err), position: null };
   }
 });
-process.stdout.write(JSON.stringify(results));
+
+process.stdin.setEncoding("utf8");
+if (process.argv.includes("--lines")) {
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line.trim()) process.stdout.write(JSON.stringify(typeset(JSON.parse(line))) + "\n");
+  }
+} else {
+  let input = "";
+  for await (const chunk of process.stdin) input += chunk;
+  process.stdout.write(JSON.stringify(typeset(JSON.parse(input))));
+}

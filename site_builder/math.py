@@ -63,6 +63,10 @@ class Typeset:
     def inline(self, tex: str) -> str:
         return self.fragment(tex, False)
 
+    def merged(self, other: Typeset) -> Typeset:
+        """These fragments and ``other``'s (``serve`` adds an edited entry's to the bank's)."""
+        return Typeset({**self._html, **other._html})
+
     def block(self, tex: str) -> str:
         return self.fragment(tex, True)
 

@@ -489,11 +489,14 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
                     )
 
 
-def resolve_case_presets(entries: list[Entry], root: Path, problems: Problems) -> list[Entry]:
+def resolve_case_presets(
+    entries: list[Entry], root: Path, problems: Problems, presets: dict | None = None
+) -> list[Entry]:
     """A case that names presets takes its inputs from them through the entry's fill mapping;
     the inputs it writes itself override them.  The preset files' own problems are reported
-    where the bank loads them (bank.gather), not here."""
-    presets = load_presets(root, Problems())
+    where the bank loads them (bank.gather), not here; ``presets``, when the caller has them loaded."""
+    if presets is None:
+        presets = load_presets(root, Problems())
     out = []
     for entry in entries:
         cases = []

@@ -10,6 +10,7 @@ Symbols are indexed as a reader types them: ``\\kappa`` as ``kappa``, ``H_{kv}``
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -58,7 +59,8 @@ _LAYOUT = {
 _COMMAND = re.compile(r"\\(?:text|mathrm|mathit|operatorname|mathbf|boldsymbol)\s*\{([^{}]*)\}")
 
 
-def symbol_words(tex: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)  # serve rebuilds the index at each edit, from mostly the same TeX
+def symbol_words(tex: str) -> tuple[str, ...]:
     """Search terms for one TeX symbol or expression."""
     plain = _COMMAND.sub(r"\1", tex)
     words = set()
@@ -69,7 +71,7 @@ def symbol_words(tex: str) -> list[str]:
     for m in re.finditer(r"([A-Za-z]+)\s*_\s*\{?\s*([A-Za-z0-9]+)\s*\}?", plain):
         base, sub = m.group(1).lower(), m.group(2).lower()
         words.update({f"{base}_{sub}", f"{base}{sub}"})
-    return sorted(words)
+    return tuple(sorted(words))
 
 
 def _plain(markdown: str) -> str:

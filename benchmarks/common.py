@@ -1,0 +1,89 @@
+"""What every part of the benchmark shares: Chromium's flags, the bench site built and served
+once, Python-ready timing, and the statistics the report prints.  run.py, engines.py,
+site_build.py and serve_edit.py import this module, and none of them imports another."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from site_builder.serve import COMPRESSIBLE, _gzipped
+
+ROOT = Path(__file__).resolve().parent.parent
+# The flags of tests/conftest.py: Chromium on a machine with no network but loopback.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY_MS = 180_000
+
+
+def quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values)}
+
+
+def percentiles(values: list[float]) -> dict:
+    ordered = sorted(values)
+    return {"p50": quantile(ordered, 0.50), "p95": quantile(ordered, 0.95), "max": ordered[-1], "n": len(ordered)}
+
+
+def fmt(s: dict, unit: str = "s", scale: float = 1.0, digits: int = 2) -> str:
+    return f"{s['median'] * scale:.{digits}f} {unit} ({s['min'] * scale:.{digits}f}–{s['max'] * scale:.{digits}f}, n={s['n']})"
+
+
+def ratio(a: dict, b: dict) -> float:
+    return a["median"] / b["median"]
+
+
+def build(out: Path, entries: Path | None = None) -> None:
+    """The real build command, in a process of its own."""
+    where = ["--entries", str(entries)] if entries else []
+    subprocess.run(
+        [sys.executable, "-m", "site_builder", *where, "build", "--out", str(out)],
+        check=True,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def compress_once(site: Path) -> None:
+    """The server gzips each file once and keeps it in memory, as a host's edge would: do that before timing."""
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix in COMPRESSIBLE:
+            _gzipped(str(path), path.stat().st_mtime_ns)
+
+
+@contextmanager
+def bench_site(prefix: str = "bench-"):
+    """(work folder, built site) in a temporary folder, compressed once as a server would; removed after."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        site = work / "site"
+        build(site)
+        compress_once(site)
+        yield work, site
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def python_ready(page, url: str) -> float:
+    """Seconds from navigation start to the page's python-ready mark."""
+    page.goto(url)
+    page.wait_for_function("() => document.documentElement.dataset.python", timeout=READY_MS)
+    assert page.evaluate("document.documentElement.dataset.python") == "ready"
+    return page.evaluate("performance.getEntriesByName('python-ready')[0].startTime") / 1000

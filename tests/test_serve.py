@@ -1,0 +1,190 @@
+"""`serve`: an entry edit rebuilt incrementally ends as a full build would write it, the edited
+page is written (and announced) first, a bad edit keeps the last good site, and only serve's
+own server adds the reload script."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build_site
+from site_builder.errors import BuildFailed
+from site_builder.incremental import Site
+from site_builder.serve import LIVE, Events, LiveHandler, SiteServer
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRIES = ROOT / "entries"
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _differences(a: Path, b: Path) -> list[str]:
+    left, right = _tree(a), _tree(b)
+    return sorted(k for k in left.keys() | right.keys() if left.get(k) != right.get(k))
+
+
+@pytest.fixture
+def bank_copy(tmp_path) -> Path:
+    copy = tmp_path / "entries"
+    shutil.copytree(ENTRIES, copy)
+    return copy
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name} no longer holds {old!r}: choose another edit"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.node
+def test_incremental_rebuild_writes_what_a_full_build_writes(bank_copy, tmp_path):
+    heard = []
+    site = Site(bank_copy, tmp_path / "served", announce=lambda urls: heard.append(list(urls)))
+    site.full()
+    kv = next(bank_copy.glob("35-*.yaml"))
+    # The title shows on other pages (index, chapters, search, pages that link to it); the new
+    # TeX was never typeset before; the notes change only this page and the site version.
+    _edit(kv, "title: KV cache size", "title: KV cache size, edited")
+    _edit(kv, "derived from what is stored and per what.", r"derived from what is stored ($\sqrt{\beta_{e}}$).")
+    heard.clear()
+    first_page = {}
+    site.announce = lambda urls: (
+        heard.append(list(urls)),
+        first_page.setdefault("bytes", (tmp_path / "served/35/index.html").read_bytes()),
+    )
+    site.update({kv})
+    build_site(bank_copy, tmp_path / "full")
+    assert _differences(tmp_path / "served", tmp_path / "full") == []
+    # The edited page came first, already as the full build writes it; the rest after.
+    assert heard[0] == ["/35/", "/kv-cache-size/"]  # and its alias page
+    assert first_page["bytes"] == (tmp_path / "full/35/index.html").read_bytes()
+    assert {"/", "/chapters/", "/search-index.json", "/sw.js", "/36/"} <= set(heard[1])
+
+
+@pytest.mark.node
+def test_a_bad_edit_keeps_the_last_good_site_until_fixed(bank_copy, tmp_path):
+    site = Site(bank_copy, tmp_path / "served")
+    site.full()
+    before = _tree(tmp_path / "served")
+    kv = next(bank_copy.glob("35-*.yaml"))
+    good = kv.read_text(encoding="utf-8")
+    _edit(kv, "derived from what is stored and per what.", r"derived from $\frac{ what.")
+    with pytest.raises(BuildFailed) as failed:
+        site.update({kv})
+    assert [(e.path.name, e.line) for e in failed.value.problems.sorted()] == [(kv.name, 11)]
+    assert _tree(tmp_path / "served") == before
+    # Another file's edit checks the failing one again: still failing, still nothing written.
+    other = next(bank_copy.glob("36-*.yaml"))
+    _edit(other, "title: ", "title: Edited ")
+    with pytest.raises(BuildFailed):
+        site.update({other})
+    assert _tree(tmp_path / "served") == before
+    kv.write_text(good, encoding="utf-8")
+    site.update({kv})
+    build_site(bank_copy, tmp_path / "full")
+    assert _differences(tmp_path / "served", tmp_path / "full") == []
+
+
+def _get(url: str) -> tuple[int, dict, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_only_serve_adds_the_reload_script(tmp_path):
+    (tmp_path / "35").mkdir()
+    page = b"<!doctype html><html><head><title>t</title></head><body>35</body></html>\n"
+    (tmp_path / "35" / "index.html").write_bytes(page)
+    (tmp_path / "404.html").write_bytes(page.replace(b"35", b"not found"))
+    (tmp_path / "sw.js").write_bytes(b"// the site's precaching worker\n")
+    events = Events()
+    with SiteServer(tmp_path) as plain:
+        assert _get(plain.url + "/35/")[2] == page
+    with SiteServer(tmp_path, handler=LiveHandler, events=events) as live:
+        status, headers, body = _get(live.url + "/35/")
+        served = int(re.search(rb'<meta name="serve-build" content="(\d+)">', body).group(1))
+        assert served == events.written_at("/35/")
+        assert b'<script type="module" src="/__serve__/reload.js"></script>\n</head>' in body
+        assert body.replace(re.search(rb"<meta name=\"serve-build\".*?</script>\n", body).group(0), b"") == page
+        assert "script-src 'self'" in headers["Content-Security-Policy"]  # netlify.toml's headers still apply
+        status, _, body = _get(live.url + "/missing/")
+        assert status == 404 and b"/__serve__/reload.js" in body
+        status, headers, script = _get(live.url + "/__serve__/reload.js")
+        assert status == 200 and headers["Content-Type"] == "text/javascript" and b"EventSource" in script
+        worker = _get(live.url + "/sw.js")[2]  # serve's own, which answers nothing from a cache
+        assert worker == (LIVE / "sw.js").read_bytes() and b'"fetch"' not in worker
+        with urllib.request.urlopen(live.url + "/__serve__/events", timeout=10) as stream:
+            lines = [stream.readline() for _ in range(4)]
+            assert lines[0].startswith(b"retry:")
+            state = json.loads(lines[2].removeprefix(b"data: "))
+            assert state == {"all": events.all, "pages": {}, "problems": None}
+            events.built(["/35/", "/static/style.css"])
+            state = json.loads(stream.readline().removeprefix(b"data: "))
+            assert set(state["pages"]) == {"/35/"} and state["pages"]["/35/"] > served
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.node
+@pytest.mark.browser
+def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
+    """In Chromium: /35/ from a running serve, under its service worker, reloads with a saved edit;
+    a bad edit shows its problem over the last good page; the fix takes it away."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "--entries", str(bank_copy), "serve", "--port", str(port)]
+        + ["--out", str(tmp_path / "served")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        for line in proc.stdout:
+            if line.startswith("serving "):
+                break
+        else:
+            pytest.fail("serve stopped before serving")
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/35/")
+        page.wait_for_selector("text=derived from what is stored and per what.")
+        # The site registers its service worker once Python is ready; serve's own takes its place,
+        # and the page it controls must still come fresh from the server after an edit.
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+        kv = next(bank_copy.glob("35-*.yaml"))
+        good = kv.read_text(encoding="utf-8")
+        time.sleep(0.05)  # a later modification time than the one serve saw at start
+        _edit(kv, "derived from what is stored and per what.", "derived from what is stored, saved live.")
+        page.wait_for_selector("text=derived from what is stored, saved live.", timeout=20_000)
+        _edit(kv, "derived from what is stored, saved live.", r"derived from $\frac{ what.")
+        banner = page.wait_for_selector("pre.serve-problems", timeout=20_000)
+        assert f"{kv.name}:11:" in banner.inner_text()
+        assert "saved live" in page.inner_text("main")  # the last good page stays
+        kv.write_text(good, encoding="utf-8")
+        page.wait_for_selector("text=derived from what is stored and per what.", timeout=20_000)
+        page.wait_for_selector("pre.serve-problems", state="detached", timeout=20_000)
+        context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
