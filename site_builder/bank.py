@@ -30,11 +30,11 @@ class Bank:
 
 def gather(entries_dir: Path, problems: Problems) -> Bank:
     """Load every entry and the synthesis prompts, check them and typeset their TeX, recording problems."""
-    entries = load_all(entries_dir, problems)
+    presets = load_presets(entries_dir, problems)  # loaded once: cases that name presets read them too
+    entries = load_all(entries_dir, problems, presets)
     prompts, intro = load_synthesis(entries_dir, problems)
     chapters = load_chapters(entries_dir, problems)
     calculators = check_entries(entries, problems)
-    presets = load_presets(entries_dir, problems)
     check_fill(entries, presets, calculators, problems)
     check_synthesis(prompts, entries, problems)
     check_chapters(chapters, entries, problems)

@@ -462,12 +462,14 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
     return chapters
 
 
-def load_all(root: Path, problems: Problems) -> list[Entry]:
+def load_all(root: Path, problems: Problems, presets: dict | None = None) -> list[Entry]:
+    """Every entry file; a case naming presets takes its inputs from them (``presets``, when the
+    caller has loaded them already)."""
     entries = [e for e in (load_file(p, problems) for p in entry_files(root)) if e is not None]
     if any(case.preset for e in entries for case in e.cases):
         from .presets import resolve_case_presets  # presets imports this module
 
-        entries = resolve_case_presets(entries, Path(root), problems)
+        entries = resolve_case_presets(entries, Path(root), problems, presets)
     if not entries and not problems:
         problems.add(Path(root), 1, "no entries: expected entries/NN-slug.yaml files")
     return sorted(entries, key=lambda e: (not e.in_bank, e.id if e.in_bank else 0, e.key))
