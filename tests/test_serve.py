@@ -1,6 +1,6 @@
 """`serve`: an entry edit rebuilt incrementally ends as a full build would write it, the edited
-page is written (and announced) first, a bad edit keeps the last good site, and only serve's
-own server adds the reload script."""
+page is written (and announced) first, a bad edit keeps the last good site, only serve's own
+server adds the reload script, and an edit to the builder's code restarts serve with it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -186,5 +187,54 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
         page.wait_for_selector("pre.serve-problems", state="detached", timeout=20_000)
         context.close()
     finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.node
+def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(tmp_path):
+    """serve never builds with code older than the sources: after a builder module is saved, the
+    served pages come from the new code (the process restarts on the same port and says why)."""
+    project = tmp_path / "project"
+    for name in ("site_builder", "templates", "pyodide_app", "entries"):
+        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("netlify.toml", "package.json", "package-lock.json", "pyproject.toml"):
+        shutil.copy2(ROOT / name, project / name)
+    (project / "node_modules").symlink_to(ROOT / "node_modules")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "serve", "--port", str(port), "--out", str(tmp_path / "served")],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        # the copy's own modules (not the checkout's), and its derived artefacts kept with it
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(project)},
+    )
+    said = []
+    stop = threading.Timer(180, proc.terminate)  # a serve that never says what is awaited ends the wait
+    stop.start()
+
+    def until(start: str) -> None:
+        for line in proc.stdout:
+            said.append(line)
+            if line.startswith(start):
+                return
+        pytest.fail("serve stopped:\n" + "".join(said))
+
+    def served() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/35/", timeout=10) as reply:
+            return reply.read().decode()
+
+    try:
+        until("serving ")
+        assert "Compute it in your browser." in served()
+        time.sleep(0.05)  # a later modification time than the one serve saw at start
+        _edit(project / "site_builder" / "render.py", "Compute it in your browser.", "Compute it with new code.")
+        until("restarted with the new code of site_builder/render.py")
+        until("serving ")
+        assert "Compute it with new code." in served()
+    finally:
+        stop.cancel()
         proc.terminate()
         proc.wait(timeout=10)
