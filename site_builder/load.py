@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,9 +30,15 @@ BANK_FILE = re.compile(r"(?P<number>\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.y
 TOOLKIT_FILE = re.compile(r"toolkit-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml")
 
 
-@lru_cache(maxsize=1)
+@cache
+def read_schema(path: Path) -> tuple[str, dict]:
+    """A JSON Schema file's text (what validation verdicts are cached by) and its content, read once."""
+    text = path.read_text(encoding="utf-8")
+    return text, json.loads(text)
+
+
 def schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return read_schema(SCHEMA_PATH)[1]
 
 
 class _Tree:
@@ -165,27 +171,39 @@ def _pure_yaml_error(text: str) -> yaml.YAMLError:
     return yaml.YAMLError("not valid YAML")
 
 
-def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
-    """(path in the entry, message) for each way ``raw`` breaks the schema.
+def schema_errors(
+    raw: dict, text: str, schema_path: Path = SCHEMA_PATH, what: str = "entry"
+) -> list[tuple[tuple, str]]:
+    """(path in the file, message) for each way ``raw`` breaks the schema at ``schema_path``; a
+    message about the whole file names it ``what`` (an entry, a preset).
 
-    Validation is slow and depends only on the file's text and the schema, so a file
-    that validated before unchanged is not validated again."""
+    Validation is slow and depends only on the file's text and the schema, so a file that
+    validated before unchanged is not validated (nor jsonschema imported) again.  Errors of an
+    ``if`` or ``allOf`` are left out: the errors of their branches say what is wrong."""
     cache = Cache("schema")
-    k = key(SCHEMA_PATH.read_text(), text)
+    schema_text, found_schema = read_schema(schema_path)
+    k = key(schema_text, text)
     if cache.get(k) == "valid":
         return []
     import jsonschema  # slow to import, and needed only for a file not validated before
 
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = [_message(e) for e in sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))]
-    if not errors:
+    validator = jsonschema.Draft202012Validator(found_schema)
+    errors = sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
+    found = []
+    for error in errors:
+        if error.validator in ("if", "allOf"):
+            continue
+        at, message = _message(error)
+        found.append((at, f"{what}:{message[len('entry:') :]}" if message.startswith("entry:") else message))
+    if not found:
         cache.put(k, "valid")
         cache.save()
-    return errors
+    return found
 
 
-def load_file(path: Path, problems: Problems) -> Entry | None:
-    """One entry file, or None (with problems recorded) when it cannot be read into an Entry."""
+def compose(path: Path, problems: Problems, empty: str) -> tuple[str, yaml.Node] | None:
+    """A YAML file's text and node tree, or None with the problem recorded: unreadable, not YAML
+    (worded the same with or without libyaml), or empty (``empty`` says what it should hold)."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -194,17 +212,26 @@ def load_file(path: Path, problems: Problems) -> Entry | None:
     try:
         node = yaml.compose(text, Loader=YAML_LOADER)
     except yaml.YAMLError:
-        exc = _pure_yaml_error(text)  # worded the same with or without libyaml
+        exc = _pure_yaml_error(text)
         mark = getattr(exc, "problem_mark", None)
         problems.add(path, mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', exc)}")
         return None
     if node is None:
-        problems.add(path, 1, "empty file; an entry needs the keys listed in docs/entry-format.md")
+        problems.add(path, 1, f"empty file; {empty}")
         return None
+    return text, node
+
+
+def load_file(path: Path, problems: Problems) -> Entry | None:
+    """One entry file, or None (with problems recorded) when it cannot be read into an Entry."""
+    found = compose(path, problems, "an entry needs the keys listed in docs/entry-format.md")
+    if found is None:
+        return None
+    text, node = found
     tree = _Tree(path, problems)
     before = len(problems)
     raw = tree.build(node)
-    for at, message in _schema_errors(raw, text):
+    for at, message in schema_errors(raw, text):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None

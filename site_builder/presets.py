@@ -8,18 +8,14 @@ number is written twice.  Problems are collected in one pass, like the entries'.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
-from .cache import Cache, key
 from .entry import Entry, Fill, Where
 from .errors import Problems
-from .load import YAML_LOADER, _message, _pure_yaml_error, _Tree
+from .load import _Tree, compose, read_schema, schema_errors
 from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
 
@@ -66,9 +62,8 @@ REAL = {"train_flops", "bytes_per_param", "tdp"} | {
 }
 
 
-@lru_cache(maxsize=1)
 def schema() -> dict:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return read_schema(SCHEMA_PATH)[1]
 
 
 @lru_cache(maxsize=1)
@@ -261,50 +256,18 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
 # ---- files ----------------------------------------------------------------------------------
 
 
-def _schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
-    """As for entries: a file that validated before, unchanged, is not validated (nor jsonschema imported) again."""
-    cache = Cache("preset-schema")
-    k = key(SCHEMA_PATH.read_text(), text)
-    if cache.get(k) == "valid":
-        return []
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
-    found = []
-    for error in errors:
-        if error.validator in ("if", "allOf"):
-            continue
-        at, message = _message(error)
-        found.append((at, message.replace("entry:", "preset:", 1) if message.startswith("entry:") else message))
-    if not found:
-        cache.put(k, "valid")
-        cache.save()
-    return found
-
-
 def load_preset(path: Path, problems: Problems) -> Preset | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=YAML_LOADER)
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add(path, 1, f"cannot read: {exc}")
+    found = compose(path, problems, "a preset needs the keys listed in docs/presets.md")
+    if found is None:
         return None
-    except yaml.YAMLError:
-        exc = _pure_yaml_error(text)
-        mark = getattr(exc, "problem_mark", None)
-        problems.add(path, mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', exc)}")
-        return None
-    if node is None:
-        problems.add(path, 1, "empty file; a preset needs the keys listed in docs/presets.md")
-        return None
+    text, node = found
     tree = _Tree(path, problems)
     before = len(problems)
     raw = tree.build(node)
     if not isinstance(raw, dict):
         problems.add(path, 1, "a preset is a mapping of keys; see docs/presets.md")
         return None
-    for at, message in _schema_errors(raw, text):
+    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset"):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None
