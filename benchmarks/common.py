@@ -13,19 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from site_builder.serve import COMPRESSIBLE, _gzipped
+from tests.support import CHROMIUM_ARGS as CHROMIUM_ARGS  # the tests' flags, for the benchmarks too
 
 ROOT = Path(__file__).resolve().parent.parent
-# The flags of tests/conftest.py: Chromium on a machine with no network but loopback.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 READY_MS = 180_000
 
 

@@ -145,6 +145,17 @@ def entry_files(renderer: Renderer, entry: Entry, computed: Results) -> dict[str
     return files
 
 
+def write_file(target: Path, content: bytes | Path) -> None:
+    """One file of the site: bytes written, or a vendored file linked (copied where links fail)."""
+    if isinstance(content, Path):
+        try:
+            os.link(content, target)
+        except OSError:
+            shutil.copyfile(content, target)
+    else:
+        target.write_bytes(content)
+
+
 def write_site(files: dict[str, bytes | Path], out: Path) -> None:
     """Write every file into a fresh folder beside ``out``, then swap it in."""
     out = Path(out).resolve()
@@ -154,13 +165,7 @@ def write_site(files: dict[str, bytes | Path], out: Path) -> None:
         for rel, content in sorted(files.items()):
             target = tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, Path):
-                try:
-                    os.link(content, target)
-                except OSError:
-                    shutil.copyfile(content, target)
-            else:
-                target.write_bytes(content)
+            write_file(target, content)
         old = out.with_name(f".{out.name}-old")
         if old.exists():
             shutil.rmtree(old)

@@ -17,12 +17,11 @@ checked again with the next edit, so a problem is reported until it is fixed.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
 from .bank import Bank, assemble
-from .build import site_files, source_date, write_site
+from .build import site_files, source_date, write_file, write_site
 from .check import check_chapters, check_entry, check_feeds, check_ids, check_synthesis
 from .errors import BuildFailed, Problems
 from .load import load_file
@@ -198,13 +197,7 @@ class Site:
             target = self.out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.new")
-            if isinstance(content, Path):
-                try:
-                    os.link(content, tmp)
-                except OSError:
-                    shutil.copyfile(content, tmp)
-            else:
-                tmp.write_bytes(content)
+            write_file(tmp, content)
             os.replace(tmp, target)
             self.files[rel] = content
             written.append(rel)
