@@ -12,6 +12,7 @@ import pytest
 
 from site_builder import math as katex
 from site_builder.build import build, write_site
+from tests.browsing import SLOW_ENTRIES, serve_built
 from tests.support import CHROMIUM_ARGS, ENTRIES, load_bank, refused
 
 
@@ -104,3 +105,10 @@ def page(browser, server):
     )
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def slow_server(tmp_path_factory):
+    """The slow bank (tests/slow_entries): one formula that can be made to hang, built and served once."""
+    with serve_built(SLOW_ENTRIES, tmp_path_factory.mktemp("slow") / "site") as (running, _):
+        yield running

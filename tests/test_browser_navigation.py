@@ -19,7 +19,7 @@ import pytest
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import write_input
-from tests.browsing import PYTHON_READY_MS, SLOW_ENTRIES, open_entry, open_search, serve_built
+from tests.browsing import PYTHON_READY_MS, open_entry, open_search
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
@@ -196,13 +196,6 @@ def test_with_javascript_off_links_are_plain_links(browser, server, site):
         r'<output id="out-[^"]*"[^>]*>(.*?)</output>', (site / "36" / "index.html").read_text(), re.S
     ).group(1)
     context.close()
-
-
-@pytest.fixture(scope="module")
-def slow_server(tmp_path_factory):
-    """A bank whose one formula can be made to hang (as in test_browser_watchdog)."""
-    with serve_built(SLOW_ENTRIES, tmp_path_factory.mktemp("slow-nav") / "site") as (running, _):
-        yield running
 
 
 def test_a_formula_left_running_is_stopped_and_the_next_page_gets_a_fresh_worker(browser, slow_server):

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browsing import SLOW_ENTRIES, open_entry, serve_built
+from tests.browsing import open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with serve_built(SLOW_ENTRIES, tmp_path_factory.mktemp("slow") / "site") as (running, _):
-        yield running
-
-
-def test_the_watchdog_stops_a_formula_that_never_returns_and_restarts_python(browser, server):
+def test_the_watchdog_stops_a_formula_that_never_returns_and_restarts_python(browser, slow_server):
     page = browser.new_page()
-    open_entry(page, server, "/1/")
+    open_entry(page, slow_server, "/1/")
     page.fill("#in-n", "2000")
     page.wait_for_function("() => document.getElementById('out-total').textContent === '2,668,667,000'")
     page.fill("#in-n", "1e15")
@@ -34,9 +28,9 @@ def test_the_watchdog_stops_a_formula_that_never_returns_and_restarts_python(bro
     page.close()
 
 
-def test_a_link_whose_values_never_finish_is_ignored_with_a_notice(browser, server):
+def test_a_link_whose_values_never_finish_is_ignored_with_a_notice(browser, slow_server):
     page = browser.new_page()
-    open_entry(page, server, "/1/?n=1e15")
+    open_entry(page, slow_server, "/1/?n=1e15")
     page.wait_for_selector("#notice:not([hidden])")
     assert "did not finish" in page.text_content("#notice")
     assert page.input_value("#in-n") == page.get_attribute("#in-n", "value")  # back to the default (1k)
