@@ -1,15 +1,13 @@
 """One KaTeX process kept alive for ``serve``: a fresh ``node`` takes more than 100 ms to start.
 
-``math.typeset`` sends the fragments it has not typeset before to ``math._run_katex``; while
-serve runs, ``install`` points that at this process, which reads one batch per line
+``math.typeset`` sends the fragments it has not typeset before to KaTeX; while serve runs,
+``install`` makes this process ``math.kept_alive``, which reads one batch per line
 (``katex.mjs --lines``).  Should the process die, the next batch starts another.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import threading
 
@@ -22,17 +20,9 @@ class KatexProcess:
         self.lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen:
-        node = shutil.which("node")
-        if node is None or not math.katex_dir().is_dir():
-            raise math.MathToolMissing("KaTeX needs Node.js and `npm ci` in the project folder")
+        command, env = math.katex_command("--lines")
         return subprocess.Popen(
-            [node, str(math.SCRIPT), "--lines"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            cwd=math.ROOT,
-            env={**os.environ, "NODE_PATH": str(math.ROOT / "node_modules")},
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", cwd=math.ROOT, env=env
         )
 
     def run(self, unique: list[tuple[str, bool]]) -> list[dict]:
@@ -57,6 +47,6 @@ class KatexProcess:
 def install() -> KatexProcess:
     """Route ``math``'s KaTeX runs through one process kept alive; started on first use."""
     process = KatexProcess()
-    math._run_katex = process.run
+    math.kept_alive = process
     process.run([("x", False)])  # started now, not on the first edit
     return process

@@ -106,19 +106,23 @@ def _characters(tex: str, units: int) -> int:
     return len(tex.encode("utf-16-le")[: 2 * units].decode("utf-16-le", errors="ignore"))
 
 
-def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
+# A KaTeX process kept alive (katex_process.py, while serve runs); otherwise one Node per batch.
+kept_alive = None
+
+
+def katex_command(*args: str) -> tuple[list[str], dict]:
+    """The command that runs katex.mjs (with ``args``) and its environment; MathToolMissing without Node or KaTeX."""
     node = shutil.which("node")
     if node is None or not katex_dir().is_dir():
         raise MathToolMissing("KaTeX needs Node.js and `npm ci` in the project folder")
-    env = {**os.environ, "NODE_PATH": str(ROOT / "node_modules")}
-    proc = subprocess.run(
-        [node, str(SCRIPT)],
-        input=json.dumps(unique),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
+    return [node, str(SCRIPT), *args], {**os.environ, "NODE_PATH": str(ROOT / "node_modules")}
+
+
+def _run_katex(unique: list[tuple[str, bool]]) -> list[dict]:
+    if kept_alive is not None:
+        return kept_alive.run(unique)
+    command, env = katex_command()
+    proc = subprocess.run(command, input=json.dumps(unique), capture_output=True, text=True, cwd=ROOT, env=env)
     if proc.returncode != 0:
         raise MathToolMissing(f"KaTeX process failed: {proc.stderr.strip()[:2000]}")
     return json.loads(proc.stdout)
