@@ -52,6 +52,7 @@ RANGES = {
     "bytes_per_param": (0.1, 8),
     **{f"flops_{p}": (1e11, 1e17) for p in ("fp64", "tf32", "fp16", "bf16", "fp8", "int8", "fp4")},
     "memory": (1e9, 1e13),
+    "memory_marketed": (1e9, 1e13),
     "memory_bandwidth": (1e10, 1e14),
     "interconnect_bandwidth": (1e9, 1e13),
     "network_bandwidth": (1e8, 1e13),

@@ -118,7 +118,11 @@ def test_a_mapping_converts_units_without_retyping(bank_and_presets):
 
     _, presets = bank_and_presets
     h100 = presets["hardware"]["h100-sxm"]
-    assert P.fill_value(Fill("hardware", "M", "memory", op="/", factor="1e9"), h100) == "80"
+    gib, printed = (
+        Fill("hardware", "M", "memory", op="/", factor="1073741824"),
+        Fill("hardware", "M", "memory_marketed", op="/", factor="1e9"),
+    )
+    assert P.fill_value(gib, h100) == "80" and P.fill_value(printed, h100) == "80"  # 80 GiB as built, "80GB" as printed
     assert P.fill_value(Fill("hardware", "W", "memory_bandwidth"), h100) == "3.35T"
 
 
