@@ -90,13 +90,23 @@ def test_ids_match_file_names_and_are_unique(bank_and_presets):
             assert preset.where.path.name == f"{preset.id}.yaml"
 
 
-def test_at_least_twelve_accelerators_with_bandwidth_and_a_peak(bank_and_presets):
+def test_at_least_twenty_accelerators_with_bandwidth_and_a_peak(bank_and_presets):
     _, presets = bank_and_presets
     hardware = presets["hardware"]
-    assert len(hardware) >= 12
+    assert len(hardware) >= 20
     for preset in hardware.values():
         assert preset.has("memory_bandwidth") and preset.has("memory"), preset.id
         assert any(n.startswith("flops_") for n in preset.values), preset.id
+
+
+def test_memory_is_stated_as_built_beside_the_printed_figure(bank_and_presets):
+    """One convention for every vendor: memory is a whole number of GiB (DRAM is built in
+    binary units), memory_marketed the printed figure; they differ by at most the 2^30/10^9 ratio."""
+    _, presets = bank_and_presets
+    for preset in presets["hardware"].values():
+        built, printed = preset.get("memory"), preset.get("memory_marketed")
+        assert built % 2**30 == 0, (preset.id, built)
+        assert printed <= built <= printed * 2**30 / 10**9, (preset.id, built, printed)
 
 
 def test_a_preset_is_offered_only_where_it_has_every_required_field(bank_and_presets):
