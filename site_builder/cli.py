@@ -1,4 +1,4 @@
-"""The command line: ``python -m site_builder build|serve|check|compute``.  ``main(argv) -> int``."""
+"""The command line: ``python -m site_builder build|serve|check|compute|urls|presets``.  ``main(argv) -> int``."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("only", nargs="*", type=Path, metavar="FILE", help="report only problems in these files")
     u = sub.add_parser("urls", help="print every published URL; --write updates netlify.toml's alias redirects")
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
+    t = sub.add_parser("presets", help="the model presets: 'table' prints docs/models.md (--write rewrites it)")
+    t.add_argument("action", choices=["table"])
+    t.add_argument("--write", action="store_true", help="rewrite docs/models.md")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
     c.add_argument(
@@ -65,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
             return _compute(args)
         if args.command == "urls":
             return _urls(args)
+        if args.command == "presets":
+            return _presets(args)
         if args.command == "build":
             from .build import build_site
 
@@ -276,6 +281,23 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
         used[kind] = next(p for p in choices if p.id == wanted)
         raw.update(P.filled(entry, used[kind]))
     return raw, used
+
+
+def _presets(args) -> int:
+    from . import presets as P
+    from .model_table import DOC, table
+
+    problems = Problems()
+    found = P.load_presets(args.entries, problems)
+    if problems:
+        raise BuildFailed(problems)
+    text = table(found["model"])
+    if args.write:
+        DOC.write_text(text)
+        print(f"wrote {DOC.relative_to(ROOT)}")
+    else:
+        print(text, end="")
+    return 0
 
 
 def _urls(args) -> int:
