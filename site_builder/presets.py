@@ -15,10 +15,10 @@ from pathlib import Path
 
 from .entry import Entry, Fill, Where
 from .errors import Problems
-from .load import _Tree, compose, read_schema, schema_errors
 from .model_architecture import COUNTS, UNTOLD_TYING, ArchitectureError, architecture, card_problem, counts, missing
 from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
+from .yamlfile import Tree, compose, read_schema, schema_errors
 
 SCHEMA_PATH = Path(__file__).with_name("preset.schema.json")
 KINDS = {"model": "models", "hardware": "hardware"}
@@ -75,6 +75,14 @@ REAL = {"train_flops", "bytes_per_param", "tdp"} | {
 
 def schema() -> dict:
     return read_schema(SCHEMA_PATH)[1]
+
+
+_PATTERN_HINTS = {"id": "must be letters, digits and hyphens", "url": "is not an https:// address"}
+
+
+def _hint(at: tuple) -> str | None:
+    """What a value of a preset that misses its pattern should look like, by the key it is under."""
+    return _PATTERN_HINTS.get(at[-1] if at else "")
 
 
 @lru_cache(maxsize=1)
@@ -146,7 +154,7 @@ class Preset:
 # ---- derived values -------------------------------------------------------------------------
 
 
-def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str, Value]:
+def _derive(raw: dict, tree: Tree, path: Path, problems: Problems) -> dict[str, Value]:
     """Typed values plus derived ones; problems for typed-derivable values and broken sanity."""
     values: dict[str, Value] = {}
     for name, item in raw["values"].items():
@@ -335,13 +343,13 @@ def load_preset(path: Path, problems: Problems) -> Preset | None:
     if found is None:
         return None
     text, node = found
-    tree = _Tree(path, problems)
+    tree = Tree(path, problems)
     before = len(problems)
     raw = tree.build(node)
     if not isinstance(raw, dict):
         problems.add(path, 1, "a preset is a mapping of keys; see docs/presets.md")
         return None
-    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset"):
+    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset", _hint):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None
