@@ -178,7 +178,7 @@ def _compute(args) -> int:
         return 0
     print(f"{entry.label} · {entry.title}")
     for preset in used.values():  # where each filled constant came from; a name=value given wins
-        from .presets import filled
+        from .fill import filled
 
         given = {a.split("=")[0].strip() for a in args.assignments}
         kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
@@ -275,18 +275,19 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
     """The inputs --model / --hardware fill (the name=value arguments then override them) and the
     presets used, or
     None after printing the list asked for, or the ids that fill this entry when a name is unknown."""
-    from . import presets as P
+    from .fill import filled, offered
+    from .presets import load_presets
 
     problems = Problems()
-    found = P.load_presets(args.entries, problems)
+    found = load_presets(args.entries, problems)
     if problems:
         raise BuildFailed(problems)
-    offered = P.offered(entry, found)
+    offers = offered(entry, found)
     raw, used = {}, {}
     for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
         if not wanted:
             continue
-        choices = offered.get(kind, [])
+        choices = offers.get(kind, [])
         if wanted == "list" or wanted not in {p.id for p in choices}:
             ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
             if wanted == "list":
@@ -303,7 +304,7 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
                 )
             return None
         used[kind] = next(p for p in choices if p.id == wanted)
-        raw.update(P.filled(entry, used[kind]))
+        raw.update(filled(entry, used[kind]))
     return raw, used
 
 
