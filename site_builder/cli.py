@@ -1,4 +1,4 @@
-"""The command line: ``python -m site_builder build|serve|check|compute``.  ``main(argv) -> int``."""
+"""The command line: ``python -m site_builder build|serve|check|compute|urls|presets``.  ``main(argv) -> int``."""
 
 from __future__ import annotations
 
@@ -29,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("only", nargs="*", type=Path, metavar="FILE", help="report only problems in these files")
     u = sub.add_parser("urls", help="print every published URL; --write updates netlify.toml's alias redirects")
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
+    t = sub.add_parser("presets", help="the model presets: 'table' prints docs/models.md (--write rewrites it)")
+    t.add_argument("action", choices=["table"])
+    t.add_argument("--write", action="store_true", help="rewrite docs/models.md")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
     c.add_argument(
@@ -65,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
             return _compute(args)
         if args.command == "urls":
             return _urls(args)
+        if args.command == "presets":
+            return _presets(args)
         if args.command == "build":
             from .build import build_site
 
@@ -173,7 +178,7 @@ def _compute(args) -> int:
         return 0
     print(f"{entry.label} · {entry.title}")
     for preset in used.values():  # where each filled constant came from; a name=value given wins
-        from .presets import filled
+        from .fill import filled
 
         given = {a.split("=")[0].strip() for a in args.assignments}
         kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
@@ -185,11 +190,35 @@ def _compute(args) -> int:
             f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
             f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
         )
+        for line in _variants(entry, preset, kept):
+            print(line)
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
         print(f"  {o.label:<{width}}  {text}")
     return 0
+
+
+def _variants(entry, preset, kept: dict) -> list[str]:
+    """Which variant (choice input) a model selected and why, and which inputs take its counts."""
+    from .model_architecture import CHOICES, COUNTS
+
+    kinds = {i.name: i.type for i in entry.inputs}
+    out = []
+    for f in entry.fill:
+        if f.kind != preset.kind or f.input not in kept or not preset.has(f.field):
+            continue
+        how = preset.values[f.field].derived
+        if kinds.get(f.input) == "choice":
+            if f.field in CHOICES:
+                why = f"because {how}"
+            else:
+                cited = preset.sources_of(f.field)
+                why = f"as its {f.field} ({cited[0].title}, {cited[0].where})" if cited else f"as its {f.field}"
+            out.append(f"  {f.input} = {kept[f.input]}: {preset.name} selects it, {why}")
+        elif f.field in COUNTS:
+            out.append(f"  {f.input} = {kept[f.input]}: {how}")
+    return out
 
 
 def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
@@ -246,18 +275,19 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
     """The inputs --model / --hardware fill (the name=value arguments then override them) and the
     presets used, or
     None after printing the list asked for, or the ids that fill this entry when a name is unknown."""
-    from . import presets as P
+    from .fill import filled, offered
+    from .presets import load_presets
 
     problems = Problems()
-    found = P.load_presets(args.entries, problems)
+    found = load_presets(args.entries, problems)
     if problems:
         raise BuildFailed(problems)
-    offered = P.offered(entry, found)
+    offers = offered(entry, found)
     raw, used = {}, {}
     for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
         if not wanted:
             continue
-        choices = offered.get(kind, [])
+        choices = offers.get(kind, [])
         if wanted == "list" or wanted not in {p.id for p in choices}:
             ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
             if wanted == "list":
@@ -274,8 +304,25 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
                 )
             return None
         used[kind] = next(p for p in choices if p.id == wanted)
-        raw.update(P.filled(entry, used[kind]))
+        raw.update(filled(entry, used[kind]))
     return raw, used
+
+
+def _presets(args) -> int:
+    from . import presets as P
+    from .model_table import DOC, table
+
+    problems = Problems()
+    found = P.load_presets(args.entries, problems)
+    if problems:
+        raise BuildFailed(problems)
+    text = table(found["model"])
+    if args.write:
+        DOC.write_text(text)
+        print(f"wrote {DOC.relative_to(ROOT)}")
+    else:
+        print(text, end="")
+    return 0
 
 
 def _urls(args) -> int:

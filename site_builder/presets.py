@@ -8,16 +8,26 @@ number is written twice.  Problems are collected in one pass, like the entries'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .entry import Entry, Fill, Where
+from .entry import Where
 from .errors import Problems
-from .load import _Tree, compose, read_schema, schema_errors
-from .runtime import page
+from .model_architecture import (
+    CHOICES,
+    COUNTS,
+    UNTOLD_TYING,
+    ArchitectureError,
+    architecture,
+    card_problem,
+    choices,
+    counts,
+    missing,
+)
 from .runtime.numbers import NumberError, read_exact, write_input
+from .yamlfile import Tree, compose, read_schema, schema_errors
 
 SCHEMA_PATH = Path(__file__).with_name("preset.schema.json")
 KINDS = {"model": "models", "hardware": "hardware"}
@@ -50,6 +60,16 @@ RANGES = {
     "tokens": (1e6, 1e16),
     "train_flops": (1e15, 1e28),
     "bytes_per_param": (0.1, 8),
+    "value_dim": (1, 1e5),
+    "positions": (1, 1e7),
+    "segments": (1, 1e4),
+    "relative_buckets": (1, 1e5),
+    "norms_per_layer": (0, 16),
+    "mtp_modules": (1, 100),
+    "params_counted": (1e5, 1e14),
+    "params_active_counted": (1e5, 1e14),
+    "kv_per_token": (1, 1e9),
+    "flops_per_token": (1e5, 1e15),
     **{f"flops_{p}": (1e11, 1e17) for p in ("fp64", "tf32", "fp16", "bf16", "fp8", "int8", "fp4")},
     "memory": (1e9, 1e13),
     "memory_marketed": (1e9, 1e13),
@@ -65,6 +85,14 @@ REAL = {"train_flops", "bytes_per_param", "tdp"} | {
 
 def schema() -> dict:
     return read_schema(SCHEMA_PATH)[1]
+
+
+_PATTERN_HINTS = {"id": "must be letters, digits and hyphens", "url": "is not an https:// address"}
+
+
+def _hint(at: tuple) -> str | None:
+    """What a value of a preset that misses its pattern should look like, by the key it is under."""
+    return _PATTERN_HINTS.get(at[-1] if at else "")
 
 
 @lru_cache(maxsize=1)
@@ -104,6 +132,9 @@ class Value:
     source: str = ""
     note: str = ""
     derived: str = ""
+    printed: str = ""  # the text as the file wrote it (46.7B), when it wrote text
+    differs: str = ""  # why a published count does not round to the architecture's
+    digits: int | None = None  # significant digits a published count is printed to, when its zeros leave it open
     at: Where | None = field(default=None, compare=False)
 
 
@@ -133,7 +164,7 @@ class Preset:
 # ---- derived values -------------------------------------------------------------------------
 
 
-def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str, Value]:
+def _derive(raw: dict, tree: Tree, path: Path, problems: Problems) -> dict[str, Value]:
     """Typed values plus derived ones; problems for typed-derivable values and broken sanity."""
     values: dict[str, Value] = {}
     for name, item in raw["values"].items():
@@ -161,9 +192,19 @@ def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str,
                     + (", e.g. 3.35e12 for 3.35 TB/s" if unit(name) == "bytes/s" else ""),
                 )
                 continue
-        values[name] = Value(v, item["source"], item.get("note", ""), at=at)
+        printed = item["value"] if isinstance(item["value"], str) else ""
+        values[name] = Value(
+            v,
+            item["source"],
+            item.get("note", ""),
+            printed=printed,
+            differs=item.get("differs", ""),
+            digits=item.get("digits"),
+            at=at,
+        )
     if raw["kind"] == "model":
         _derive_model(values, Where(path, tree.line(("values",))), path, problems)
+        _derive_counts(raw["values"], values, Where(path, tree.line(("values",))), path, problems)
     return values
 
 
@@ -254,6 +295,60 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
             )
 
 
+def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Problems) -> None:
+    """The counts of a complete architecture (runtime/architecture.py), and the card's figures against them."""
+    for name in (*COUNTS, *CHOICES):
+        if name in values:
+            problems.add(path, values[name].at.line, f"values.{name}: leave it out: the loader counts it")
+            return
+    for name, needs, what in (
+        ("mtp", "mtp_modules", "mtp_modules"),
+        ("relative_buckets", "relative_positions", "relative_positions: buckets"),
+    ):
+        if name in values and needs not in values:
+            problems.add(path, values[name].at.line, f"values.{name}: given without {what}")
+            return
+    if values.get("relative_positions") and values["relative_positions"].value == "buckets":
+        if "relative_buckets" not in values:
+            line = values["relative_positions"].at.line
+            problems.add(path, line, "values.relative_positions: buckets needs relative_buckets, the bucket count")
+            return
+    plain = {k: v.value for k, v in values.items()}
+    if missing(plain):
+        return
+    try:
+        found = counts(plain)
+    except ArchitectureError as exc:
+        problems.add(path, at.line, f"values: the architecture cannot be counted: {exc}")
+        return
+    for name, how in COUNTS.items():
+        if name not in found:
+            continue
+        how = how if "tied_embeddings" in values else f"{how}; {UNTOLD_TYING}"
+        values[name] = _derived(found[name], how, "layers", values=values, at=at)
+    for name, value, why in choices(plain):
+        values[name] = _derived(value, why, "experts", "norm", "layers", values=values, at=at)
+    for name, counted in (("params", found["params_counted"]), ("params_active", found.get("params_active_counted"))):
+        item = raw.get(name)
+        if item is None or name not in values or counted is None:
+            continue
+        problem = card_problem(name, item["value"], item.get("digits"), counted)
+        if problem and not item.get("differs"):
+            problems.add(path, values[name].at.line, problem)
+        elif not problem and item.get("differs"):
+            problems.add(
+                path,
+                values[name].at.line,
+                f"values.{name}.differs: the card's {item['value']} rounds to the count {counted:,}; leave differs out",
+            )
+
+
+def preset_architecture(preset: Preset):
+    """The Architecture of a model preset whose architecture is complete, else None."""
+    plain = {k: v.value for k, v in preset.values.items()}
+    return None if preset.kind != "model" or missing(plain) else architecture(plain)
+
+
 # ---- files ----------------------------------------------------------------------------------
 
 
@@ -262,13 +357,13 @@ def load_preset(path: Path, problems: Problems) -> Preset | None:
     if found is None:
         return None
     text, node = found
-    tree = _Tree(path, problems)
+    tree = Tree(path, problems)
     before = len(problems)
     raw = tree.build(node)
     if not isinstance(raw, dict):
         problems.add(path, 1, "a preset is a mapping of keys; see docs/presets.md")
         return None
-    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset"):
+    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset", _hint):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None
@@ -337,160 +432,3 @@ def load_presets(entries_dir: Path, problems: Problems) -> dict[str, dict[str, P
         seen[preset.id] = path
         found[preset.kind][preset.id] = preset
     return found
-
-
-# ---- filling an entry's inputs ----------------------------------------------------------------
-
-
-def offers(entry: Entry, preset: Preset) -> bool:
-    """A preset is offered on an entry when it has every field the entry's mapping for its kind requires."""
-    items = [f for f in entry.fill if f.kind == preset.kind]
-    return bool(items) and all(preset.has(f.field) for f in items if not f.optional)
-
-
-def fill_value(item: Fill, preset: Preset) -> str:
-    """The input's value as a reader would type it, converted by the mapping's factor when it has one."""
-    value = preset.get(item.field)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value
-    if item.factor:
-        exact = Fraction(value) if isinstance(value, int) else Fraction(str(value))
-        exact = exact * Fraction(item.factor) if item.op == "*" else exact / Fraction(item.factor)
-        value = int(exact) if exact.denominator == 1 else float(exact)
-    return write_input(value)
-
-
-def filled(entry: Entry, preset: Preset) -> dict[str, str]:
-    """input name -> the text the preset puts in it (optional fields the preset lacks are left alone)."""
-    return {f.input: fill_value(f, preset) for f in entry.fill if f.kind == preset.kind and preset.has(f.field)}
-
-
-def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[Preset]]:
-    """kind -> the presets that fill this entry, by family and name."""
-    return {
-        kind: sorted((p for p in presets.get(kind, {}).values() if offers(entry, p)), key=lambda p: (p.family, p.name))
-        for kind in KINDS
-        if any(f.kind == kind for f in entry.fill)
-    }
-
-
-def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[page.Preset]]:
-    """What the page needs to fill this entry: only the offered presets, only their mapped values.
-
-    Each preset: id, name, family, sources (title, url, where; listed once), and for each input
-    its text and the index of its source."""
-    out = {}
-    for kind, chosen in offered(entry, presets).items():
-        if not chosen:
-            continue
-        items = []
-        for preset in chosen:
-            sources: list[dict] = []
-            values = {}
-            for f in entry.fill:
-                if f.kind != kind or not preset.has(f.field):
-                    continue
-                value = preset.values[f.field]
-                cite = preset.sources[value.source].cite() if value.source else {}
-                if cite not in sources:
-                    sources.append(cite)
-                values[f.input] = [
-                    fill_value(f, preset),
-                    sources.index(cite),
-                    f.field + (f" = {value.derived}" if value.derived else ""),
-                ]
-            items.append(
-                {"id": preset.id, "name": preset.name, "family": preset.family, "sources": sources, "values": values}
-            )
-        out[kind] = items
-    return out
-
-
-def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems: Problems) -> None:
-    """Mappings name real inputs and fields, and every offered preset computes on the entry."""
-    vocabulary = fields()
-    for entry in entries:
-        names = [i.name for i in entry.inputs]
-        bad = False
-        seen: dict[str, str] = {}
-        for item in entry.fill:
-            at = f"fill.{item.kind}.{item.input}"
-            if item.input not in names:
-                problems.add(
-                    item.where.path, item.where.line, f"{at}: no input {item.input!r}; inputs: {', '.join(names)}"
-                )
-                bad = True
-            if item.field not in vocabulary[item.kind]:
-                problems.add(
-                    item.where.path,
-                    item.where.line,
-                    f"{at}: {item.field!r} is not a {item.kind} field; fields: {', '.join(vocabulary[item.kind])}",
-                )
-                bad = True
-            if item.input in seen:
-                problems.add(
-                    item.where.path,
-                    item.where.line,
-                    f"{at}: {item.input!r} is filled by the {seen[item.input]} mapping too",
-                )
-                bad = True
-            seen[item.input] = item.kind
-        calc = calculators.get(entry.key)
-        if bad or calc is None:
-            continue
-        for kind, chosen in offered(entry, presets).items():
-            for preset in chosen:
-                try:
-                    calc.run(filled(entry, preset))
-                except Exception as exc:  # a DomainError names the input; anything else is the formula's
-                    where = entry.at("fill", kind, getattr(exc, "name", ""))  # that input's fill line
-                    problems.add(
-                        where.path,
-                        where.line,
-                        f"fill.{kind}: preset {preset.id!r} gives inputs the entry rejects: {exc}",
-                    )
-
-
-def resolve_case_presets(
-    entries: list[Entry], root: Path, problems: Problems, presets: dict | None = None
-) -> list[Entry]:
-    """A case that names presets takes its inputs from them through the entry's fill mapping;
-    the inputs it writes itself override them.  The preset files' own problems are reported
-    where the bank loads them (bank.gather), not here; ``presets``, when the caller has them loaded."""
-    if presets is None:
-        presets = load_presets(root, Problems())
-    out = []
-    for entry in entries:
-        cases = []
-        for case in entry.cases:
-            if case.preset:
-                inputs: dict = {}
-                for kind, pid in case.preset.items():
-                    preset = presets.get(kind, {}).get(pid)
-                    where = case.at("preset", kind) or entry.where
-                    if preset is None:
-                        known = ", ".join(sorted(presets.get(kind, {}))) or "none"
-                        problems.add(
-                            where.path,
-                            where.line,
-                            f"case {case.id}: preset.{kind}: no {kind} preset {pid!r}; presets: {known}",
-                        )
-                    elif not offers(entry, preset):
-                        missing = [
-                            f.field for f in entry.fill if f.kind == kind and not f.optional and not preset.has(f.field)
-                        ]
-                        why = f"it lacks {', '.join(missing)}" if missing else f"the entry has no fill.{kind} mapping"
-                        problems.add(
-                            where.path,
-                            where.line,
-                            f"case {case.id}: preset.{kind}: {pid!r} cannot fill this entry: {why}",
-                        )
-                    else:
-                        inputs.update(filled(entry, preset))
-                inputs.update(case.inputs)
-                case = replace(case, inputs=inputs)
-            cases.append(case)
-        out.append(replace(entry, cases=tuple(cases)))
-    return out
