@@ -5,20 +5,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import markdown, math
+from . import markdown, math, notation
 from .entry import Entry
 from .errors import Problems
 
 
 def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     """(markdown text, line of its first line, what it is) for everything in an entry that holds TeX."""
-    items = [(entry.statement, entry.block_lines["statement"], "statement")]
+    # The statement as the page shows it: each symbol that names a field marked, for the highlight.
+    items = [(notation.marked_statement(entry), entry.block_lines["statement"], "statement")]
     if entry.notes:
         items.append((entry.notes, entry.block_lines["notes"], "notes"))
     for k, i in enumerate(entry.inputs):
         items.append((f"${i.symbol}$" if i.symbol else "", i.at("symbol").line, f"inputs[{k}].symbol"))
     for k, o in enumerate(entry.outputs):
         items.append((f"${o.symbol}$" if o.symbol else "", o.at("symbol").line, f"outputs[{k}].symbol"))
+    # Each symbol as the notation index writes it.
+    for canonical in sorted({t for u in notation.uses(entry) for t in (u.canonical, notation.base(u.canonical))}):
+        items.append((f"${canonical}$", entry.block_lines["statement"], "notation"))
     for case in entry.cases:
         if case.quote:
             items.append((case.quote, case.at("quote").line, f"case {case.id}: quote"))

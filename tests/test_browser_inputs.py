@@ -130,7 +130,7 @@ def test_the_qr_code_encodes_the_current_computation(page, server):
     page.wait_for_function("() => location.search.includes('s=8192')")
     page.click("#qr summary")
     page.wait_for_function("() => document.getElementById('qr').dataset.payload")
-    url = server.url + "/35/?s=8192"
+    url = server.url + "/35/?s=8192&version=1"
     assert page.get_attribute("#qr", "data-payload") == url
     assert page.text_content("#qr-url") == url
     # The drawn modules read back, by the tests' own reader, as that URL.
@@ -138,7 +138,7 @@ def test_the_qr_code_encodes_the_current_computation(page, server):
     # It follows the next change while open.
     page.fill("#in-B", "2")
     page.wait_for_function("() => (document.getElementById('qr').dataset.payload || '').includes('B=2')")
-    assert _drawn_text(page) == server.url + "/35/?s=8192&B=2"
+    assert _drawn_text(page) == server.url + "/35/?s=8192&B=2&version=1"
     assert page.problems == []
 
 
