@@ -179,14 +179,15 @@ def _defines(symbol: str) -> Found | None:
     return None
 
 
-def fields(entry: Entry) -> dict[str, tuple[str, str, str, str]]:
-    """canonical symbol -> (field name, kind, label, unit), for each field that names one symbol."""
-    named = {}
+def fields(entry: Entry) -> dict[str, list[tuple[str, str, str, str]]]:
+    """canonical symbol -> [(field name, kind, label, unit), ...], for each field that names one symbol
+    (an input first: the statement's symbol is marked with the first)."""
+    named: dict[str, list] = {}
     for kind, items in (("input", entry.inputs), ("output", entry.outputs)):
         for item in items:
             found = _defines(item.symbol) if item.symbol.strip() else None
-            if found and found.canonical not in named:
-                named[found.canonical] = (item.name, kind, item.label, item.unit)
+            if found:
+                named.setdefault(found.canonical, []).append((item.name, kind, item.label, item.unit))
     return named
 
 
@@ -198,18 +199,15 @@ def uses(entry: Entry) -> list[Use]:
     """Every symbol of an entry, once each: from its statement and its fields' TeX."""
     named = fields(entry)
     texts = statement_tex(entry) + [i.symbol for i in entry.inputs] + [o.symbol for o in entry.outputs]
-    seen: dict[str, Use] = {}
+    seen: dict[str, list[Use]] = {}
     for tex in texts:
         for found in symbols(tex):
-            if found.canonical in seen:
-                continue
-            field = named.get(found.canonical)
-            seen[found.canonical] = (
-                Use(entry, found.canonical, field[0], field[1], field[2], field[3])
-                if field
-                else Use(entry, found.canonical)
-            )
-    return list(seen.values())
+            if found.canonical not in seen:
+                named_by = named.get(found.canonical, [])
+                seen[found.canonical] = [Use(entry, found.canonical, *field) for field in named_by] or [
+                    Use(entry, found.canonical)
+                ]
+    return [use for found in seen.values() for use in found]
 
 
 def marked_statement(entry: Entry) -> str:
@@ -220,9 +218,9 @@ def marked_statement(entry: Entry) -> str:
     def mark(tex: str) -> str:
         out, last = [], 0
         for found in symbols(tex):
-            field = named.get(found.canonical)
-            if field is None:
+            if found.canonical not in named:
                 continue
+            field = named[found.canonical][0]
             # In braces: a bare argument (``^k``, ``\\sqrt\\kappa``) stays one token.
             out += [tex[last : found.start], f"{{\\htmlData{{sym={field[0]}}}{{{found.tex}}}}}"]
             last = found.end
