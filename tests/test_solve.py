@@ -463,7 +463,7 @@ def test_solve_json_answers_as_the_page_asks():
         "B": "2",
         "version": "1",
     }  # the solved value, as links carry it
-    assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2"
+    assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2&version=1"
     bad = json.loads(runtime_calculator.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
     assert bad == {"ok": False, "errors": {"L": "'0' is out of range; expected a whole number in [1, ∞)"}}
     bad = json.loads(runtime_calculator.solve_json("35", "{}", json.dumps({**question, "input": "x"})))
