@@ -19,7 +19,7 @@ from .assets import Assets
 from .changes import atom_feed, change_log
 from .entry import PART_TITLES, Entry
 from .errata import errata
-from .math import Typeset
+from .math import NotTypeset, Typeset
 from .results import Results
 from .runtime import page, units
 from .runtime.citation import book_bibtex, entry_citation
@@ -90,7 +90,11 @@ class Renderer:
 
     def statement(self, entry: Entry) -> Markup:
         """An entry's statement, each symbol that names a field marked for the page's highlight."""
-        return self.md(notation.marked_statement(entry))
+        marked = notation.marked_statement(entry)
+        try:
+            return self.md(marked)
+        except NotTypeset:  # marking broke a formula KaTeX took as written: the statement as written
+            return self.md(entry.statement)
 
     def tex(self, symbol: str) -> Markup:
         """One inline TeX symbol, typeset (typeset.tex_sources sent every symbol to KaTeX)."""
