@@ -13,6 +13,8 @@ import { setupPresets } from "./presets.js";
 import { setupSolve } from "./solve.js";
 import { setupInputs, showEchoes } from "./inputs.js";
 import { setupCard } from "./card.js";
+import { setupVersions } from "./versions.js";
+import { setupNotation } from "./notation.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets;   // this page's solve panel and preset menus
@@ -456,6 +458,8 @@ function initPage() {
 
   // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
   presets = setupPresets(spec, form, addNotice);
+  setupVersions({ spec, form, addNotice });   // ?version=N: that version's results beside these
+  setupNotation();   // the statement's symbols and their fields light each other
   linked = {};
   reserved = new Set(spec.reserved);
   for (const [name, value] of new URLSearchParams(location.search)) {

@@ -13,6 +13,7 @@ from .load import load_all, load_chapters, load_synthesis
 from .math import Typeset
 from .presets import load_presets
 from .typeset import typeset_bank
+from .versions import Versions, check_versions, load_versions, unversioned
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Bank:
     intro: str
     presets: dict = field(default_factory=dict)  # kind -> id -> Preset (entries/presets/)
     chapters: dict = field(default_factory=dict)  # chapter number -> Chapter, from entries/_chapters.yaml
+    versions: Versions = field(default_factory=lambda: unversioned([]))  # entries/_versions.yaml
 
 
 def gather(entries_dir: Path, problems: Problems) -> Bank:
@@ -39,8 +41,10 @@ def gather(entries_dir: Path, problems: Problems) -> Bank:
     check_fill(entries, presets, calculators, problems)
     check_synthesis(prompts, entries, problems)
     check_chapters(chapters, entries, problems)
+    versions = load_versions(entries_dir, entries, problems)
+    check_versions(versions, entries, presets, problems)
     typeset, css = typeset_bank(entries, problems, prompts) if entries else (Typeset(), "")
-    return Bank(entries, calculators, typeset, css, prompts, intro, presets, chapters)
+    return Bank(entries, calculators, typeset, css, prompts, intro, presets, chapters, versions)
 
 
 def assemble(entries_dir: Path) -> Bank:

@@ -109,6 +109,7 @@ def site_files(
         source_date() if date is None else date,
         presets=checked.presets,
         chapters=checked.chapters,
+        versions=checked.versions,
     )
     qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
@@ -121,6 +122,10 @@ def site_files(
     files["chapters/index.html"] = renderer.chapters().encode()
     files["about/index.html"] = renderer.about(licences(), prompts).encode()
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
+    files["changes/index.html"] = renderer.changes().encode()
+    files["changes.atom"] = renderer.changes_feed().encode()
+    files["errata/index.html"] = renderer.errata().encode()
+    files["notation/index.html"] = renderer.notation().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
     redirects = {alias.strip("/") + "/index.html" for alias in aliases(entries)}

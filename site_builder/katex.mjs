@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 
 const typeset = (batch) => batch.map(([tex, display]) => {
   try {
-    return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true, strict: "error", output: "htmlAndMathml" }) };
+    return { html: katex.renderToString(tex, { displayMode: display, throwOnError: true, strict: (code) => (code === "htmlExtension" ? "ignore" : "error"), trust: (context) => context.command === "\\htmlData", output: "htmlAndMathml" }) };
   } catch (err) {
     if (err instanceof katex.ParseError) {
       return { error: err.rawMessage || err.message, position: err.position ?? null };

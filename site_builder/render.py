@@ -14,15 +14,18 @@ from urllib.parse import quote, urlencode
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from . import markdown
+from . import markdown, notation
 from .assets import Assets
+from .changes import atom_feed, change_log
 from .entry import PART_TITLES, Entry
-from .math import Typeset
+from .errata import errata
+from .math import NotTypeset, Typeset
 from .results import Results
 from .runtime import page, units
 from .runtime.citation import book_bibtex, entry_citation
 from .runtime.numbers import reading, write_input
 from .spec import page_spec
+from .versions import Versions, unversioned
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -68,8 +71,10 @@ class Renderer:
         date: str = "1970-01-01",
         presets: dict | None = None,
         chapters: dict | None = None,
+        versions: Versions | None = None,
     ):
         self.entries = entries
+        self.versions = versions or unversioned(entries)
         self.presets = presets or {}
         self.chapter_notes = chapters or {}
         self.by_key = {e.key: e for e in entries}
@@ -82,6 +87,14 @@ class Renderer:
 
     def md(self, text: str) -> Markup:
         return Markup(markdown.render(text, self.math))
+
+    def statement(self, entry: Entry) -> Markup:
+        """An entry's statement, each symbol that names a field marked for the page's highlight."""
+        marked = notation.marked_statement(entry)
+        try:
+            return self.md(marked)
+        except NotTypeset:  # marking broke a formula KaTeX took as written: the statement as written
+            return self.md(entry.statement)
 
     def tex(self, symbol: str) -> Markup:
         """One inline TeX symbol, typeset (typeset.tex_sources sent every symbol to KaTeX)."""
@@ -164,6 +177,38 @@ class Renderer:
             example_citation=entry_citation(meta),
         )
 
+    def changes(self) -> str:
+        """Every release and what it changed, entry by entry (changes.py)."""
+        return self._page("changes.html", logged=change_log(self.versions, self.entries), release=self.versions.release)
+
+    def changes_feed(self) -> str:
+        return atom_feed(change_log(self.versions, self.entries), self.site_url)
+
+    def errata(self) -> str:
+        """Where the bank departs from the printed book, then the published figures it disagrees with."""
+        found = errata(self.entries)
+        groups = [
+            (
+                "Departures from the printed book",
+                [e for e in found if e.of_the_book],
+                "A worked number the book prints disagrees with the book's own formula: the bank tests the corrected value.",
+            ),
+            (
+                "Published figures the bank disagrees with",
+                [e for e in found if not e.of_the_book],
+                "A paper's or a model card's figure that the entry's count does not reproduce, and why.",
+            ),
+        ]
+        labels = {e.key: {o.name: o.label for o in e.outputs} for e in self.entries}
+        return self._page("errata.html", groups=[g for g in groups if g[1]], labels=labels)
+
+    notation_name = staticmethod(notation.name)
+
+    def notation(self) -> str:
+        """Every symbol of the bank, grouped by base, with its meaning, unit and entries (notation.py)."""
+        groups = notation.notation(self.entries)
+        return self._page("notation.html", groups=groups, overloaded=sum(g.overloaded for g in groups))
+
     def not_found(self) -> str:
         return self._page("404.html")
 
@@ -203,6 +248,8 @@ class Renderer:
             "url": self.site_url + entry.url,
             "version": self.assets.version,
             "date": self.date,
+            "entry_version": self.versions.current(entry.key),
+            "release": self.versions.release,
         }
 
     @staticmethod
@@ -257,7 +304,7 @@ class Renderer:
         """An entry's page, showing ``results`` (made by ``results.results``)."""
         defaults = results.run
         meta = self.meta(entry)
-        spec = page_spec(entry, results, meta, self.by_key, self.presets)
+        spec = page_spec(entry, results, meta, self.by_key, self.presets, self.versions.spec(entry.key))
         run = page.share(meta, spec["inputs"], spec["outputs"], {}, defaults, {}, self.date)
         citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
         first = entry.inputs[0]

@@ -14,7 +14,7 @@ import functools
 import json
 import re
 
-from . import markdown
+from . import markdown, notation
 from .entry import Entry
 
 # Commands that lay math out or name an operation, not a symbol a reader would search for.
@@ -106,6 +106,32 @@ def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[
                 "statement": _plain(e.statement),
                 "symbols": " ".join(symbols),
                 "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
+            }
+        )
+    return docs + notation_documents(entries)
+
+
+def notation_documents(entries: list[Entry]) -> list[dict]:
+    """One document per symbol group of /notation/: found by the symbols' names (``beta``, ``H_kv``)
+    and by what they mean, listed as notation."""
+    docs = []
+    for group in notation.notation(entries):
+        names = sorted({notation.name(c) for c in group.symbols})
+        words = sorted({w for c in group.symbols for w in symbol_words(c)} | {n.lower() for n in names})
+        meanings = [m.labels[0] for m in group.meanings]
+        docs.append(
+            {
+                "id": f"notation:{group.name}",
+                "url": f"/notation/#{group.anchor}",
+                "label": "Notation",
+                "title": f"{', '.join(names)}: " + ("; ".join(meanings) if meanings else "in the statements"),
+                "aliases": "",
+                "chapter": "",
+                "covers": "several meanings" if group.overloaded else "",
+                "section": "Notation",
+                "statement": "",
+                "symbols": " ".join(words),
+                "terms": " ".join(meanings),
             }
         )
     return docs

@@ -8,9 +8,12 @@ from .results import Results
 from .runtime import page
 
 
-def page_spec(entry: Entry, results: Results, meta: page.Meta, targets: dict, presets: dict) -> page.PageSpec:
+def page_spec(
+    entry: Entry, results: Results, meta: page.Meta, targets: dict, presets: dict, versions: page.Versions
+) -> page.PageSpec:
     """What ``entry``'s page carries for the browser.  ``targets``: entry key -> Entry, for the
-    feeds' pages; ``presets``: kind -> id -> Preset (only those that fill this entry are carried)."""
+    feeds' pages; ``presets``: kind -> id -> Preset (only those that fill this entry are carried);
+    ``versions``: the entry's versions (``versions.Versions.spec``)."""
     spec: page.PageSpec = {
         **entry.spec(),
         "meta": meta,
@@ -21,6 +24,7 @@ def page_spec(entry: Entry, results: Results, meta: page.Meta, targets: dict, pr
         "protocol": entry.protocol,
         "solve": solve_spec(entry, results.run),
         "reserved": list(page.RESERVED),
+        "versions": versions,
     }
     filling = fill.spec(entry, presets)
     if filling:

@@ -36,7 +36,7 @@ probe_formula = "def compute(x):" + chr(10) + "    return {'y': x}"
 calculator.load(json.dumps({"id": "probe", "formula": probe_formula,
                             "inputs": [{"name": "x", "domain": "[0, 1]", "default": 0.5}],
                             "outputs": [{"name": "y", "format": "sig:3", "unit": ""}],
-                            "meta": {"id": "probe", "label": "p", "title": "p", "chapter": 1, "url": "/", "version": "0", "date": "2000-01-01"}}))
+                            "meta": {"id": "probe", "label": "p", "title": "p", "chapter": 1, "url": "/", "version": "0", "date": "2000-01-01", "entry_version": 1, "release": 1}}))
 calculator.run_json("probe", '{"x": "0.25"}', "2000-01-01")
 calculator.run_json("probe", '{"x": "7"}', "2000-01-01")
 `);

@@ -5,20 +5,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import markdown, math
+from . import markdown, math, notation
 from .entry import Entry
 from .errors import Problems
+
+MARKED = "notation"  # TeX the build derives from an entry's own (notation.py): its errors are the source's
 
 
 def tex_sources(entry: Entry) -> list[tuple[str, int, str]]:
     """(markdown text, line of its first line, what it is) for everything in an entry that holds TeX."""
     items = [(entry.statement, entry.block_lines["statement"], "statement")]
+    # The statement as the page shows it: each symbol that names a field marked, for the highlight.
+    # Its errors are the statement's own, reported once, as written.
+    marked = notation.marked_statement(entry)
+    if marked != entry.statement:
+        items.append((marked, entry.block_lines["statement"], MARKED))
     if entry.notes:
         items.append((entry.notes, entry.block_lines["notes"], "notes"))
     for k, i in enumerate(entry.inputs):
         items.append((f"${i.symbol}$" if i.symbol else "", i.at("symbol").line, f"inputs[{k}].symbol"))
     for k, o in enumerate(entry.outputs):
         items.append((f"${o.symbol}$" if o.symbol else "", o.at("symbol").line, f"outputs[{k}].symbol"))
+    # Each symbol as the notation index writes it.
+    for canonical in sorted({t for u in notation.uses(entry) for t in (u.canonical, notation.base(u.canonical))}):
+        items.append((f"${canonical}$", entry.block_lines["statement"], MARKED))
     for case in entry.cases:
         if case.quote:
             items.append((case.quote, case.at("quote").line, f"case {case.id}: quote"))
@@ -40,7 +50,7 @@ def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[
         ]
     located = []
     for path, text, first_line, what in sources:
-        for stray in markdown.stray_dollars(text):
+        for stray in markdown.stray_dollars(text) if what != MARKED else ():
             problems.add(
                 Path(path),
                 _line_of(text, stray, first_line),
@@ -51,6 +61,8 @@ def typeset_bank(entries: list[Entry], problems: Problems, prompts=()) -> tuple[
     results, css = math.typeset_for_pages([f for *_, f in located])
     typeset = {}
     for (path, line, what, fragment), result in zip(located, results):
+        if result.error and what == MARKED:
+            continue  # the page falls back to the TeX as written (render.Renderer.statement)
         if result.error:
             tex = fragment[0]
             if result.position is not None:  # a fragment over several lines: the line KaTeX stopped on

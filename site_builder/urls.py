@@ -16,7 +16,8 @@ from .entry import Entry
 
 ROOT = Path(__file__).resolve().parent.parent
 NETLIFY = ROOT / "netlify.toml"
-PAGES = ("/", "/chapters/", "/synthesis/", "/about/", "/404.html")
+PAGES = ("/", "/chapters/", "/synthesis/", "/about/", "/changes/", "/errata/", "/notation/", "/404.html")
+FEEDS = ("/changes.atom",)
 BEGIN, END = "# BEGIN entry aliases (python -m site_builder urls --write)", "# END entry aliases"
 
 
@@ -34,6 +35,7 @@ def aliases(entries: list[Entry]) -> dict[str, str]:
 def url_map(entries: list[Entry]) -> list[str]:
     """Every published URL, one line each: pages, entry pages, aliases with their targets."""
     lines = [f"page {p}" for p in PAGES]
+    lines += [f"feed {f}" for f in FEEDS]
     lines += [f"entry {e.url}" for e in entries]
     lines += [f"alias {a} -> {t}" for a, t in aliases(entries).items()]
     return lines

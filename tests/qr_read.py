@@ -1,4 +1,4 @@
-"""A small QR reader for the tests: byte mode, error level M, versions 1-3 (one block), enough
+"""A small QR reader for the tests: byte mode, error level M, versions 1-4, enough
 to prove what a QR code drawn by the page says, independently of the encoder that drew it."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ MASKS = [
     lambda x, y: (x * y % 2 + x * y % 3) % 2 == 0,
     lambda x, y: ((x + y) % 2 + x * y % 3) % 2 == 0,
 ]
-# version -> (data codewords, error-correction codewords) at level M, one block
-LEVEL_M = {1: (16, 10), 2: (28, 16), 3: (44, 26)}
+# version -> (blocks, data codewords per block, error-correction codewords per block) at level M
+LEVEL_M = {1: (1, 16, 10), 2: (1, 28, 16), 3: (1, 44, 26), 4: (2, 32, 18)}
 FORMAT_MASK = 0x5412
 
 
@@ -73,10 +73,18 @@ def read(matrix: list[list[bool]]) -> str:
                 y = size - 1 - vert if ((right + 1) & 2) == 0 else vert
                 if (x, y) not in taken:
                     out.append(matrix[y][x] ^ mask(x, y))
-    n_data, n_ecc = LEVEL_M[version]
-    words = [int("".join(str(int(b)) for b in out[i * 8 : i * 8 + 8]), 2) for i in range(n_data + n_ecc)]
-    data, ecc = words[:n_data], words[n_data:]
-    assert _rs_remainder(data, n_ecc) == ecc, "the error-correction codewords do not match the data"
+    blocks, n_data, n_ecc = LEVEL_M[version]
+    total = blocks * (n_data + n_ecc)
+    words = [int("".join(str(int(b)) for b in out[i * 8 : i * 8 + 8]), 2) for i in range(total)]
+    # Codewords are interleaved across blocks: every block's first data word, then every second, ...
+    data_words, ecc_words = words[: blocks * n_data], words[blocks * n_data :]
+    data = []
+    for b in range(blocks):
+        block = data_words[b::blocks]
+        assert _rs_remainder(block, n_ecc) == ecc_words[b::blocks], (
+            "the error-correction codewords do not match the data"
+        )
+        data += block
     stream = "".join(f"{w:08b}" for w in data)
     assert stream[:4] == "0100", "byte mode"
     length = int(stream[4:12], 2)

@@ -130,7 +130,7 @@ def test_the_qr_code_encodes_the_current_computation(page, server):
     page.wait_for_function("() => location.search.includes('s=8192')")
     page.click("#qr summary")
     page.wait_for_function("() => document.getElementById('qr').dataset.payload")
-    url = server.url + "/35/?s=8192"
+    url = server.url + "/35/?s=8192&version=1"
     assert page.get_attribute("#qr", "data-payload") == url
     assert page.text_content("#qr-url") == url
     # The drawn modules read back, by the tests' own reader, as that URL.
@@ -138,7 +138,7 @@ def test_the_qr_code_encodes_the_current_computation(page, server):
     # It follows the next change while open.
     page.fill("#in-B", "2")
     page.wait_for_function("() => (document.getElementById('qr').dataset.payload || '').includes('B=2')")
-    assert _drawn_text(page) == server.url + "/35/?s=8192&B=2"
+    assert _drawn_text(page) == server.url + "/35/?s=8192&B=2&version=1"
     assert page.problems == []
 
 
@@ -154,7 +154,11 @@ def test_the_tests_qr_reader_reads_what_the_builds_encoder_writes():
     """The reader above is checked against segno (the build's encoder), so a test passing
     through it means the page's code really says the URL."""
     segno = pytest.importorskip("segno")
-    for url in ("https://derivation-bank.netlify.app/35/", "http://127.0.0.1:8000/35/?s=8192&B=2"):
+    for url in (
+        "https://derivation-bank.netlify.app/35/",
+        "http://127.0.0.1:8000/35/?s=8192&B=2",
+        "http://127.0.0.1:8000/35/?s=8192&B=2&version=1",  # version 4: two blocks
+    ):
         qr = segno.make(url, error="m", boost_error=False, mode="byte", micro=False)
         assert qr_read.read([[bool(v) for v in row] for row in qr.matrix]) == url
     with pytest.raises(AssertionError):

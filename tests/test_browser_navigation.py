@@ -206,7 +206,7 @@ def test_a_formula_left_running_is_stopped_and_the_next_page_gets_a_fresh_worker
     page.wait_for_timeout(200)
     page.evaluate("Turbo.visit('/1/?n=10')")  # what a link does: the next page's formula waits behind it
     page.wait_for_function(
-        "() => location.search === '?n=10' && document.documentElement.dataset.python === 'ready'",
+        "() => new URLSearchParams(location.search).get('n') === '10' && document.documentElement.dataset.python === 'ready'",
         timeout=PYTHON_READY_MS,
     )
     page.wait_for_function("() => document.getElementById('out-total').textContent === '385'")

@@ -43,7 +43,7 @@ def test_copy_link_round_trips(browser, server):
     page.click("#copy-link")
     page.wait_for_function("() => document.getElementById('copy-feedback').textContent === 'Link copied.'")
     link = page.evaluate("navigator.clipboard.readText()")
-    assert link == f"{server.url}/35/?B=8&beta=1"
+    assert link == f"{server.url}/35/?B=8&beta=1&version=1"
     other = context.new_page()
     open_entry(other, server, link.removeprefix(server.url))
     other.wait_for_function("() => document.getElementById('out-total').textContent === '5.369\u00a0GB'")

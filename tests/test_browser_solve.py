@@ -124,7 +124,7 @@ def test_a_shared_inverse_link_reproduces_on_a_fresh_page(browser, server, bank)
     page.click("#copy-link")
     page.wait_for_function("() => document.getElementById('copy-feedback').textContent === 'Link copied.'")
     link = page.evaluate("navigator.clipboard.readText()")
-    assert link == f"{server.url}/35/?solve=s&total<=80GB&B=2", link
+    assert link == f"{server.url}/35/?solve=s&total<=80GB&B=2&version=1", link
     want = expected(bank, "35", {"B": "2"}, "s", "total", "<=", "80GB")["solutions"][0]
     fresh = browser.new_context()
     other = fresh.new_page()

@@ -18,6 +18,8 @@ BANK = {
     "url": "https://example.org/35/",
     "version": "abc123",
     "date": "2026-12-01",
+    "entry_version": 2,
+    "release": 3,
 }
 TOOLKIT = {
     **BANK,
@@ -56,8 +58,8 @@ def test_an_entry_is_cited_as_part_of_the_book_read_at_its_page(meta):
     assert fields["crossref"] == "{arithmeticofintelligence}" and BOOK in fields["title"]
     assert (
         meta["title"] in fields["chapter"]
-        and meta["url"] in fields["howpublished"]
-        and fields["url"] == f"{{{meta['url']}}}"
+        and f"{meta['url']}?version=2" in fields["howpublished"]
+        and fields["url"] == f"{{{meta['url']}?version=2}}"
     )
     for bib in (
         citation["bibtex"],
@@ -66,8 +68,19 @@ def test_an_entry_is_cited_as_part_of_the_book_read_at_its_page(meta):
         assert not re.search(r"^\s*(author|editor|publisher|year)\s*=", bib, re.M), bib
         assert "Derivation Bank}" not in bib  # the site is where it is read, never an author
     assert (
-        citation["text"].startswith(f"“{meta['title']}”. In {BOOK}, ") and f"Read at {meta['url']}" in citation["text"]
+        citation["text"].startswith(f"“{meta['title']}”, version 2. In {BOOK}, ")
+        and f"Read at {meta['url']}?version=2 (release 3, site version abc123)." in citation["text"]
     )
+
+
+def test_citations_carry_the_entrys_version_and_the_release():
+    """A citation names the version that made its numbers: its link opens them after the entry changes."""
+    ((_, fields), _book) = records(entry_citation(BANK)["bibtex"]).values()
+    assert fields["version"] == "{2}" and "Entry version 2, release 3, site version abc123" in fields["note"]
+    run = run_citation(BANK, [("L", "80")], [("Total", "1.342 GB")], BANK["url"] + "?L=80&version=2", "2026-12-01")
+    ((_, fields),) = records(run["bibtex"]).values()
+    assert fields["version"] == "{2}" and fields["url"] == "{https://example.org/35/?L=80&version=2}"
+    assert "(entry version 2, release 3, site version abc123, accessed 2026-12-01)" in run["text"]
 
 
 def test_a_bank_entry_names_appendix_a_and_its_chapter_a_toolkit_entry_its_chapter():

@@ -61,6 +61,7 @@ AT_FAULT = {
     "formula-parameters-differ-from-inputs": ["def compute(D, N)"],
     "formula-raises-on-defaults": ["def compute(", 'printed: "36"'],
     "formula-returns-wrong-outputs": ["def compute("],
+    "formula-changed-without-a-new-version": ["formula: |"],
     "formula-without-compute": ["def cost("],
     "id-does-not-match-file-name": ["id: 2"],
     "input-name-reserved": ["name: solve"],

@@ -127,7 +127,7 @@ def test_an_input_named_like_a_page_parameter_is_rejected(name, tmp_path, capsys
     yaml = folder / "01-toy.yaml"
     yaml.write_text(re.sub(r"\bsolve\b", name, yaml.read_text()))
     # The fixture's message, word for word, for this name (the list of reserved names stays as it is).
-    listed = "(embed, units, solve, model, hardware, show)"
+    listed = "(embed, units, solve, model, hardware, show, version)"
     expected = (RESERVED_FIXTURE / "expected.txt").read_text().replace("{here}", shown(folder))
     assert listed in expected
     expected = re.sub(r"\bsolve\b", name, expected.replace(listed, "@")).replace("@", listed)
@@ -169,15 +169,15 @@ def test_a_run_reply_carries_the_link_the_citation_and_the_feed_links(site):
     assert value["feeds"] == [html.unescape(h) for h in hrefs]
     cited = re.search(r'<pre class="citation" id="cite-run-text">(.*?)</pre>', text, re.S).group(1)
     assert value["share"]["text"] == html.unescape(cited)
-    assert value["share"]["query"] == {} and value["share"]["url"] == spec["meta"]["url"]
+    assert value["share"]["query"] == {"version": "1"} and value["share"]["url"] == spec["meta"]["url"] + "?version=1"
     # An edit: the one reply has everything the page writes.
     first = spec["inputs"][0]
     changed = "7" if first["type"] in ("real", "integer") else None
     assert changed, "entry 36's first input is a number"
     value = json.loads(calculator.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01"))["value"]
     share = value["share"]
-    assert share["query"] == {first["name"]: changed}
-    assert share["url"] == f"{spec['meta']['url']}?{first['name']}={changed}"
+    assert share["query"] == {first["name"]: changed, "version": "1"}
+    assert share["url"] == f"{spec['meta']['url']}?{first['name']}={changed}&version=1"
     assert f"{first['name']} = {changed}" in share["text"] and "accessed 2026-12-01" in share["text"]
     assert share["bibtex"].startswith("@")
     assert value["feeds"] == page.feed_hrefs(spec["feeds"], value)

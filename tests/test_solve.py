@@ -446,6 +446,8 @@ def test_solve_json_answers_as_the_page_asks():
             "url": "https://example.org/35/",
             "version": "1",
             "date": "2026-01-01",
+            "entry_version": 1,
+            "release": 1,
         },
     }
     runtime_calculator.load(json.dumps(spec))
@@ -456,8 +458,12 @@ def test_solve_json_answers_as_the_page_asks():
     assert value["status"] == "solved" and value["range"]["high"] is None  # ∞ travels as null, its text says ∞
     first = value["solutions"][0]
     assert first["value"] == 122070 and first["run"]["inputs"]["B"] == 2
-    assert first["run"]["share"]["query"] == {"s": "122070", "B": "2"}  # the solved value, as links carry it
-    assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2"
+    assert first["run"]["share"]["query"] == {
+        "s": "122070",
+        "B": "2",
+        "version": "1",
+    }  # the solved value, as links carry it
+    assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2&version=1"
     bad = json.loads(runtime_calculator.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
     assert bad == {"ok": False, "errors": {"L": "'0' is out of range; expected a whole number in [1, ∞)"}}
     bad = json.loads(runtime_calculator.solve_json("35", "{}", json.dumps({**question, "input": "x"})))

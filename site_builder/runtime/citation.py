@@ -35,6 +35,11 @@ def _part(meta: dict) -> str:
     return f"Chapter {meta['chapter']}: {meta['title']}"
 
 
+def _versioned(meta: dict) -> str:
+    """The entry's link with its version: it opens the same numbers after the entry changes."""
+    return f"{meta['url']}?version={meta['entry_version']}"
+
+
 BOOK_KEY = "arithmeticofintelligence"
 
 
@@ -47,7 +52,10 @@ def entry_citation(meta: dict) -> dict:
     """An entry as part of the book (an @inbook of the @book), read at the entry's page: the site is
     where it is read, not its author."""
     place = _place(meta)
-    text = f"“{meta['title']}”. In {BOOK}, {place}. Read at {meta['url']} (site version {meta['version']})."
+    text = (
+        f"“{meta['title']}”, version {meta['entry_version']}. In {BOOK}, {place}. Read at {_versioned(meta)} "
+        f"(release {meta['release']}, site version {meta['version']})."
+    )
     derived = f"Derived in Chapter {meta['chapter']}. " if str(meta["id"]).isdigit() else ""
     bibtex = "\n".join(
         [
@@ -55,9 +63,11 @@ def entry_citation(meta: dict) -> dict:
             f"  crossref     = {{{BOOK_KEY}}},",
             f"  title        = {{{{{BOOK}}}}},",
             f"  chapter      = {{{_bib_escape(_part(meta))}}},",
-            f"  howpublished = {{Read at \\url{{{meta['url']}}}}},",
-            f"  url          = {{{meta['url']}}},",
-            f"  note         = {{{derived}Site version {meta['version']}}}",
+            f"  howpublished = {{Read at \\url{{{_versioned(meta)}}}}},",
+            f"  url          = {{{_versioned(meta)}}},",
+            f"  version      = {{{meta['entry_version']}}},",
+            f"  note         = {{{derived}Entry version {meta['entry_version']}, release {meta['release']}, "
+            f"site version {meta['version']}}}",
             "}",
             "",
             book_bibtex(),
@@ -74,7 +84,8 @@ def run_citation(
     found = "; ".join(f"{label} = {value}" for label, value in outputs)
     text = (
         f"“{meta['title']}”, computed with {given}: {found}. {BOOK}, {_place(meta)}; "
-        f"computed at {url} (site version {meta['version']}, accessed {accessed})."
+        f"computed at {url} (entry version {meta['entry_version']}, release {meta['release']}, "
+        f"site version {meta['version']}, accessed {accessed})."
     )
     bibtex = "\n".join(
         [
@@ -82,7 +93,9 @@ def run_citation(
             f"  title        = {{{{{_bib_escape(meta['title'])}: computation}}}},",
             f"  howpublished = {{Computed at \\url{{{url}}}}},",
             f"  note         = {{After {BOOK}, {_bib_escape(_place(meta))}. Inputs: {_bib_escape(given)}. "
-            f"Results: {_bib_escape(found)}. Site version {meta['version']}}},",
+            f"Results: {_bib_escape(found)}. Entry version {meta['entry_version']}, release {meta['release']}, "
+            f"site version {meta['version']}}},",
+            f"  version      = {{{meta['entry_version']}}},",
             f"  url          = {{{url}}},",
             f"  urldate      = {{{accessed}}}",
             "}",

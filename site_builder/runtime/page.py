@@ -21,7 +21,7 @@ PLOT_POINTS = 60  # points a chart computes when its plot gives no ``points``
 DEFAULT_FORMAT = "sig:4"  # how an output without a format is written
 
 # Query names an entry page's link keeps for itself: no input or output may take one.
-RESERVED = ("embed", "units", "solve", "model", "hardware", "show")
+RESERVED = ("embed", "units", "solve", "model", "hardware", "show", "version")
 
 
 class Choice(TypedDict):
@@ -117,8 +117,33 @@ class Meta(TypedDict):
     title: str
     chapter: int
     url: str
-    version: str
+    version: str  # the build's: a digest of the sources and files
     date: str
+    entry_version: int  # the entry's own version (site_builder.versions)
+    release: int  # the site's release number
+
+
+class History(TypedDict):
+    """One version of an entry, as its page lists it."""
+
+    version: int
+    date: str
+    release: int
+    changed: str
+    why: str
+    erratum: NotRequired[str]
+    source: NotRequired[str]
+    errata: NotRequired[list[str]]  # ids of the cases whose printed value the bank corrects
+
+
+class Versions(TypedDict):
+    """An entry's versions: the current one, its history, and each superseded version's spec
+    (formula, inputs, outputs), which runs on the same runtime as the current one."""
+
+    current: int
+    release: int
+    history: list[History]
+    older: dict[str, dict]  # version -> {formula, inputs, outputs}
 
 
 class Share(TypedDict):
@@ -152,6 +177,7 @@ class PageSpec(Spec):
     protocol: bool
     reserved: list[str]  # RESERVED: query names that are the page's, not an input's
     presets: NotRequired[dict[str, list[Preset]]]  # kind (model, hardware) -> the presets that fill this entry
+    versions: Versions
 
 
 # ----------------------------------------------------------------------------- the shared rules
@@ -176,7 +202,8 @@ def share(
 ) -> Share:
     """The link to one computation (the entry's page with ``query``) and its citation: the inputs
     as given (defaults where ``raw`` has none) and the outputs as written."""
-    url = meta["url"] + (("?" + urlencode(query)) if query else "")
+    query = {**query, "version": str(meta["entry_version"])}  # the link names the version that computed it
+    url = meta["url"] + "?" + urlencode(query)
     given = [(i["name"], write_input(raw.get(i["name"], i["default"]))) for i in inputs]
     found = [(o.get("label", o["name"]), run["outputs"][o["name"]]["text"]) for o in outputs]
     return {"query": query, "url": url, **run_citation(meta, given, found, url, accessed)}
