@@ -301,12 +301,14 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
     return chapters
 
 
-def load_all(root: Path, problems: Problems, presets: dict | None = None) -> list[Entry]:
-    """Every entry file; a case naming presets takes its inputs from them (``presets``, when the
-    caller has loaded them already)."""
+def order(entry: Entry) -> tuple:
+    """The bank's order: its entries by number, then the toolkit's by key."""
+    return (not entry.in_bank, entry.id if entry.in_bank else 0, entry.key)
+
+
+def load_all(root: Path, problems: Problems) -> list[Entry]:
+    """Every entry file, as written (a case naming presets is filled in by the bank: bank.STEPS)."""
     entries = [e for e in (load_file(p, problems) for p in entry_files(root)) if e is not None]
-    if any(case.preset for e in entries for case in e.cases):
-        entries = fill.resolve_case_presets(entries, Path(root), problems, presets)
     if not entries and not problems:
         problems.add(Path(root), 1, "no entries: expected entries/NN-slug.yaml files")
-    return sorted(entries, key=lambda e: (not e.in_bank, e.id if e.in_bank else 0, e.key))
+    return sorted(entries, key=order)
