@@ -190,11 +190,23 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
     path = Path(root) / SYNTHESIS_FILE
     if not path.exists():
         return (), ""
+    found = compose(path, problems, "the synthesis file holds an intro and a list under 'prompts:'")
+    if found is None:
+        return (), ""
     tree = Tree(path, problems)
-    raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER))
+    raw = tree.build(found[1])
+    if not isinstance(raw, dict):
+        problems.add(path, 1, "expected an intro and a list under 'prompts:', one item per prompt")
+        return (), ""
+    if not isinstance(raw.get("prompts", []), list):
+        problems.add(path, tree.line(("prompts",)), "prompts: expected a list, one item per prompt")
+        return (), ""
+    if not isinstance(raw.get("intro", ""), str):
+        problems.add(path, tree.line(("intro",)), "intro: expected text")
+        return (), ""
     prompts = []
     for k, item in enumerate(raw.get("prompts", [])):
-        unknown = set(item) - {"id", "text", "entries", "groups", "correction"}
+        unknown = set(item) - {"id", "text", "entries", "groups", "correction"} if isinstance(item, dict) else {k}
         if unknown or not {"id", "text"} <= set(item) or ("entries" in item) == ("groups" in item):
             problems.add(
                 path,
@@ -202,9 +214,17 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
                 f"prompts[{k}]: keys are id, text, entries (or groups) and optionally correction",
             )
             continue
+        if "entries" in item and not isinstance(item["entries"], list):
+            problems.add(
+                path, tree.line(("prompts", k, "entries")), f"prompts[{k}].entries: expected a list of entries"
+            )
+            continue
         groups = ()
         if "groups" in item:
-            if not all(isinstance(g, dict) and set(g) == {"label", "entries"} for g in item["groups"]):
+            if not isinstance(item["groups"], list) or not all(
+                isinstance(g, dict) and set(g) == {"label", "entries"} and isinstance(g["entries"], list)
+                for g in item["groups"]
+            ):
                 problems.add(
                     path, tree.line(("prompts", k, "groups")), f"prompts[{k}].groups: each group is label and entries"
                 )
