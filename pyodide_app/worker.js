@@ -32,7 +32,7 @@ async function boot(loadPyodide, how, snapshot, { pyodideUrl, stdlibUrl, lockInf
     for (const [name, text] of await sources(runtimeUrls)) python.FS.writeFile(`/home/pyodide/site_runtime/${name}`, text);
     python.runPython("import sys\nif '/home/pyodide' not in sys.path: sys.path.insert(0, '/home/pyodide')");
   }
-  return [python, python.pyimport("site_runtime.calculator")];
+  return [python, python.pyimport("site_runtime.api")];
 }
 
 async function init(config) {

@@ -8,6 +8,8 @@ is bank.py's, typesetting its TeX typeset.py's, the formulas' time limit timelim
 from __future__ import annotations
 
 import inspect
+import json
+import weakref
 from collections import Counter
 from dataclasses import replace
 
@@ -27,18 +29,6 @@ LIST_ONLY = ("length", "integer_elements", "sum")
 
 class Unsolved(Exception):
     """An inverse case whose question has no solution (or fewer than its checks ask for)."""
-
-
-def check_entries(entries: list[Entry], problems: Problems) -> dict[str, Calculator]:
-    """Record every problem; return the calculators of entries whose formula compiled."""
-    check_ids(entries, problems)
-    calculators = {}
-    for entry in entries:
-        calc = check_entry(entry, problems)
-        if calc is not None:
-            calculators[entry.key] = calc
-    check_feeds(entries, calculators, problems)
-    return calculators
 
 
 def check_entry(entry: Entry, problems: Problems) -> Calculator | None:
@@ -244,6 +234,21 @@ def _check_question(entry: Entry, calc: Calculator, problems: Problems) -> None:
         _add(problems, _named(entry, reason, "solve"), f"solve.{reason}")
 
 
+_answers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # calculator -> question -> answer
+
+
+def answer(calc: Calculator, case) -> dict:
+    """An inverse case's answer (``solve.solve``, with no clock), solved once per build for the
+    same calculator and question: the check reproduces it, the page prints it.  The answer is
+    shared: read it, never change it."""
+    q = case.inverse
+    asked = json.dumps([case.inputs, q["input"], q["output"], q["sense"], q["target"]], sort_keys=True, default=repr)
+    known = _answers.setdefault(calc, {})
+    if asked not in known:
+        known[asked] = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"], clock=False)
+    return known[asked]
+
+
 def reproduce(calc: Calculator, case) -> list:
     """(check, computed value) for each check of a case: a forward case runs its inputs; an
     inverse case solves for its freed input, and each check reads the solution its ``index``
@@ -254,18 +259,16 @@ def reproduce(calc: Calculator, case) -> list:
     if question is None:
         outputs = calc.remembered(case.inputs)["outputs"]
         return [(check, outputs[check.output]["value"]) for check in case.checks]
-    result = solve(
-        calc, case.inputs, question["input"], question["output"], question["sense"], question["target"], clock=False
-    )
+    result = answer(calc, case)
     found = result["solutions"]
-    result["message"] = result["message"].replace("\u00a0", " ")  # for a terminal
+    message = result["message"].replace("\u00a0", " ")  # for a terminal
     if not found:
-        raise Unsolved(f"no solution for {question['input']}: {result['message']}")
+        raise Unsolved(f"no solution for {question['input']}: {message}")
     pairs = []
     for check in case.checks:
         k = check.index or 0
         if k >= len(found):
-            raise Unsolved(f"a check asks for solution {k} (0-based), but there are {len(found)}: {result['message']}")
+            raise Unsolved(f"a check asks for solution {k} (0-based), but there are {len(found)}: {message}")
         run = found[k]["run"]
         # the freed input: its crossing as refined (the value shown is shortened to the
         # fewest digits that still reproduce the target, which a printed value may exceed)

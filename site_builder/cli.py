@@ -111,7 +111,8 @@ def _check(args) -> int:
 
 def _compute(args) -> int:
     from .load import entry_files, load_file
-    from .runtime.calculator import Calculator, json_safe
+    from .runtime.api import json_safe
+    from .runtime.calculator import Calculator
     from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
 
@@ -223,7 +224,7 @@ def _variants(entry, preset, kept: dict) -> list[str]:
 
 def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
     """The inverse question: the solutions and the outputs at each; exit 2 when there is none."""
-    from .runtime.calculator import json_safe
+    from .runtime.api import json_safe
     from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
     from .runtime.solve import solve

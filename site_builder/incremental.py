@@ -20,22 +20,15 @@ import os
 import time
 from pathlib import Path
 
-from .bank import Bank, assemble
+from .bank import Bank, assemble, rebuild
 from .build import site_files, source_date, write_file, write_site
-from .check import check_chapters, check_entry, check_feeds, check_ids, check_synthesis
 from .errors import BuildFailed, Problems
-from .fill import check_fill, resolve_case_presets
-from .load import load_file
 from .typeset import typeset_bank
 
 
 def url_of(path: str) -> str:
     """The URL a site file is served at: 35/index.html -> /35/."""
     return "/" + (path[: -len("index.html")] if path.endswith("index.html") else path)
-
-
-def _order(entry) -> tuple:
-    return (not entry.in_bank, entry.id if entry.in_bank else 0, entry.key)  # as load.load_all sorts
 
 
 def _css_lines(css: str) -> set[str]:
@@ -132,58 +125,18 @@ class Site:
         return f"rebuilt {names}: {shown}the whole site in {(time.perf_counter() - start) * 1000:.0f} ms"
 
     def _checked(self, paths: set[Path]) -> tuple[Bank, str | None, dict]:
-        """The bank with ``paths`` loaded and checked anew (or BuildFailed), the key of the first
-        edited entry, and the style rules of the edited entries' TeX."""
-        old = self.checked
+        """The bank with ``paths`` loaded and checked anew by the build's own steps (bank.STEPS),
+        or BuildFailed; the key of the first edited entry, and the style rules of the edited
+        entries' TeX."""
         problems = Problems()
-        fresh = []
-        for path in sorted(paths):
-            if not path.exists():
-                continue  # removed: its pages go with it
-            entry = load_file(path, problems)
-            if entry is not None and any(case.preset for case in entry.cases):
-                entry = next(iter(resolve_case_presets([entry], self.entries_dir, problems, old.presets)), None)
-            if entry is not None:
-                fresh.append(entry)
-        gone = [e for e in old.entries if e.where.path.resolve() in paths]
-        entries = sorted([e for e in old.entries if all(e is not g for g in gone)] + fresh, key=_order)
-        if not entries:
-            problems.add(self.entries_dir, 1, "no entries: expected entries/NN-slug.yaml files")
-        check_ids(entries, problems)
-        calculators = {k: c for k, c in old.calculators.items() if k not in {e.key for e in gone}}
-        for entry in fresh:
-            calc = check_entry(entry, problems)
-            if calc is not None:
-                calculators[entry.key] = calc
-        touched = {e.key for e in fresh} | {e.key for e in gone}
-        check_feeds(
-            entries,
-            calculators,
-            problems,
-            sources=[e for e in entries if e.key in touched or any(str(f.entry) in touched for f in e.feeds)],
-        )
-        check_fill(fresh, old.presets, calculators, problems)
-        check_synthesis(old.prompts, entries, problems)
-        check_chapters(old.chapters, entries, problems)
-        typeset, css = old.typeset, {}
-        for entry in fresh:
-            own, rules = typeset_bank([entry], problems)
-            typeset = typeset.merged(own)
-            css[entry.key] = _css_lines(rules)
+        draft = rebuild(self.checked, self.entries_dir, paths, problems)
         if problems:
             raise BuildFailed(problems)
+        css = {key: _css_lines(rules) for key, rules in draft.rules.items()}
+        touched = draft.touched
         lines = set().union(*(v for k, v in self.css.items() if k not in touched), *css.values())
-        checked = Bank(
-            entries,
-            calculators,
-            typeset,
-            "".join(sorted(lines)),
-            old.prompts,
-            old.intro,
-            old.presets,
-            old.chapters,
-        )
-        return checked, (fresh[0].key if fresh else None), css
+        draft.css = "".join(sorted(lines))
+        return draft.bank(), (draft.fresh[0].key if draft.fresh else None), css
 
     # ------------------------------------------------------------------ writing
 

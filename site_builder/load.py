@@ -190,11 +190,23 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
     path = Path(root) / SYNTHESIS_FILE
     if not path.exists():
         return (), ""
+    found = compose(path, problems, "the synthesis file holds an intro and a list under 'prompts:'")
+    if found is None:
+        return (), ""
     tree = Tree(path, problems)
-    raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER))
+    raw = tree.build(found[1])
+    if not isinstance(raw, dict):
+        problems.add(path, 1, "expected an intro and a list under 'prompts:', one item per prompt")
+        return (), ""
+    if not isinstance(raw.get("prompts", []), list):
+        problems.add(path, tree.line(("prompts",)), "prompts: expected a list, one item per prompt")
+        return (), ""
+    if not isinstance(raw.get("intro", ""), str):
+        problems.add(path, tree.line(("intro",)), "intro: expected text")
+        return (), ""
     prompts = []
     for k, item in enumerate(raw.get("prompts", [])):
-        unknown = set(item) - {"id", "text", "entries", "groups", "correction"}
+        unknown = set(item) - {"id", "text", "entries", "groups", "correction"} if isinstance(item, dict) else {k}
         if unknown or not {"id", "text"} <= set(item) or ("entries" in item) == ("groups" in item):
             problems.add(
                 path,
@@ -202,9 +214,17 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
                 f"prompts[{k}]: keys are id, text, entries (or groups) and optionally correction",
             )
             continue
+        if "entries" in item and not isinstance(item["entries"], list):
+            problems.add(
+                path, tree.line(("prompts", k, "entries")), f"prompts[{k}].entries: expected a list of entries"
+            )
+            continue
         groups = ()
         if "groups" in item:
-            if not all(isinstance(g, dict) and set(g) == {"label", "entries"} for g in item["groups"]):
+            if not isinstance(item["groups"], list) or not all(
+                isinstance(g, dict) and set(g) == {"label", "entries"} and isinstance(g["entries"], list)
+                for g in item["groups"]
+            ):
                 problems.add(
                     path, tree.line(("prompts", k, "groups")), f"prompts[{k}].groups: each group is label and entries"
                 )
@@ -301,12 +321,14 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
     return chapters
 
 
-def load_all(root: Path, problems: Problems, presets: dict | None = None) -> list[Entry]:
-    """Every entry file; a case naming presets takes its inputs from them (``presets``, when the
-    caller has loaded them already)."""
+def order(entry: Entry) -> tuple:
+    """The bank's order: its entries by number, then the toolkit's by key."""
+    return (not entry.in_bank, entry.id if entry.in_bank else 0, entry.key)
+
+
+def load_all(root: Path, problems: Problems) -> list[Entry]:
+    """Every entry file, as written (a case naming presets is filled in by the bank: bank.STEPS)."""
     entries = [e for e in (load_file(p, problems) for p in entry_files(root)) if e is not None]
-    if any(case.preset for e in entries for case in e.cases):
-        entries = fill.resolve_case_presets(entries, Path(root), problems, presets)
     if not entries and not problems:
         problems.add(Path(root), 1, "no entries: expected entries/NN-slug.yaml files")
-    return sorted(entries, key=lambda e: (not e.in_bank, e.id if e.in_bank else 0, e.key))
+    return sorted(entries, key=order)

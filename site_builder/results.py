@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .check import answer as solved
 from .entry import Entry
 from .errors import BuildFailed, Problems
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
-from .runtime.solve import solve, typed
+from .runtime.solve import typed
 from .timelimit import FormulaTimeout, time_limit
 
 
@@ -51,7 +52,7 @@ def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
     symbols = {i.name: i.symbol for i in entry.inputs}
     outputs = {o.name: o for o in entry.outputs}
     q = case.inverse
-    answer = solve(calc, case.inputs, q["input"], q["output"], q["sense"], q["target"], clock=False)
+    answer = solved(calc, case)  # the check's own answer: each inverse case is solved once per build
     sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
     asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
     inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [

@@ -29,16 +29,16 @@ try {
   py.runPython(`
 import importlib, json
 sys.path.insert(0, '/home/pyodide')
-import site_runtime.calculator as calculator
+import site_runtime.api as api
 for name in allowed:
     importlib.import_module(name)
 probe_formula = "def compute(x):" + chr(10) + "    return {'y': x}"
-calculator.load(json.dumps({"id": "probe", "formula": probe_formula,
+api.load(json.dumps({"id": "probe", "formula": probe_formula,
                             "inputs": [{"name": "x", "domain": "[0, 1]", "default": 0.5}],
                             "outputs": [{"name": "y", "format": "sig:3", "unit": ""}],
                             "meta": {"id": "probe", "label": "p", "title": "p", "chapter": 1, "url": "/", "version": "0", "date": "2000-01-01", "entry_version": 1, "release": 1}}))
-calculator.run_json("probe", '{"x": "0.25"}', "2000-01-01")
-calculator.run_json("probe", '{"x": "7"}', "2000-01-01")
+api.run_json("probe", '{"x": "0.25"}', "2000-01-01")
+api.run_json("probe", '{"x": "7"}', "2000-01-01")
 `);
   try { py.runPython("raise ValueError('probe')"); } catch { /* expected */ }
   py.runPython("imported = set(sys.modules)");   // before this script's own tools below
@@ -113,7 +113,7 @@ out.getvalue()
     fresh.globals.set("allowed", fresh.toPy(allowed));
     fresh.runPython(`
 import importlib, random, sys
-import site_runtime.calculator
+import site_runtime.api
 for name in allowed:
     importlib.import_module(name)
 random.seed(0)

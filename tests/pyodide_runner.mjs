@@ -18,7 +18,7 @@ const { stdlib, snapshot, allowed, entries } = JSON.parse(input);
 async function run(options) {
   const py = await loadPyodide({ packages: [], stdLibURL: stdlib, ...options });
   if (options._loadSnapshot) py.runPython(AFTER_RESTORE);   // as the worker does
-  const calculator = py.pyimport("site_runtime.calculator");
+  const calculator = py.pyimport("site_runtime.api");
   const imports = {};
   for (const name of allowed) {
     try { py.pyimport(name); imports[name] = "ok"; } catch (err) { imports[name] = String(err.message).slice(-300); }

@@ -7,9 +7,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from site_builder.check import check_entries
+from site_builder import bank
 from site_builder.errors import Problems
-from site_builder.load import load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = ROOT / "entries"
@@ -50,7 +49,6 @@ def load_bank():
 
     The result is shared, so a test must not change it; a test that needs to edit an entry loads its own."""
     problems = Problems()
-    entries = load_all(ENTRIES, problems)
-    calculators = check_entries(entries, problems)
+    checked = bank.gather(ENTRIES, problems, steps=bank.CHECKS)  # the build's checks, no KaTeX run
     assert not problems, problems.report()
-    return entries, calculators
+    return checked.entries, checked.calculators

@@ -86,6 +86,8 @@ AT_FAULT = {
     "tex-dollar-opens-no-math": ["$6ND FLOPs"],
     "tex-katex-cannot-parse": ["$\\frac{6ND$"],
     "tex-katex-error-inside-a-display": ["\\tokens"],
+    "synthesis-not-yaml": ["entries: [1]"],
+    "synthesis-prompts-not-a-list": ["prompts:"],
     "unknown-key": ["author:"],
     "unknown-output-format": ["format: money"],
     "unknown-related-entry": ["related: [7]"],

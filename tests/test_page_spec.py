@@ -14,7 +14,7 @@ import pytest
 from site_builder.cli import main
 from site_builder.errors import shown
 from site_builder.load import _PATTERN_HINTS, schema
-from site_builder.runtime import calculator, page
+from site_builder.runtime import api, page
 from site_builder.runtime.numbers import FORMAT_PATTERN, FORMATS, NUMERIC, split_format
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,10 +161,10 @@ def built_spec(site, url: str) -> tuple[dict, str]:
 def test_a_run_reply_carries_the_link_the_citation_and_the_feed_links(site):
     spec, text = built_spec(site, "/36/")
     assert spec["feeds"], "entry 36 feeds another entry"
-    calculator.load(json.dumps(spec))
+    api.load(json.dumps(spec))
     date = spec["meta"]["date"]
     # At the defaults: what the build printed into the page, from the same producers.
-    value = json.loads(calculator.run_json(spec["id"], "{}", date))["value"]
+    value = json.loads(api.run_json(spec["id"], "{}", date))["value"]
     hrefs = re.findall(r'class="feed-link" id="feed-\d+" href="([^"]*)"', text)
     assert value["feeds"] == [html.unescape(h) for h in hrefs]
     cited = re.search(r'<pre class="citation" id="cite-run-text">(.*?)</pre>', text, re.S).group(1)
@@ -174,7 +174,7 @@ def test_a_run_reply_carries_the_link_the_citation_and_the_feed_links(site):
     first = spec["inputs"][0]
     changed = "7" if first["type"] in ("real", "integer") else None
     assert changed, "entry 36's first input is a number"
-    value = json.loads(calculator.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01"))["value"]
+    value = json.loads(api.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01"))["value"]
     share = value["share"]
     assert share["query"] == {first["name"]: changed, "version": "1"}
     assert share["url"] == f"{spec['meta']['url']}?{first['name']}={changed}&version=1"
@@ -194,8 +194,8 @@ def test_a_feed_link_carries_values_as_a_reader_types_them():
 @pytest.mark.node  # reads the built site
 def test_the_elasticity_reply_carries_its_text(site):
     spec, text = built_spec(site, "/35/")
-    calculator.load(json.dumps(spec))
-    reply = json.loads(calculator.elasticity_json(spec["id"], "{}"))
+    api.load(json.dumps(spec))
+    reply = json.loads(api.elasticity_json(spec["id"], "{}"))
     assert reply["text"] == page.elasticity_texts(reply["value"])
     for name, row in reply["text"].items():
         for output, shown_text in row.items():
@@ -212,9 +212,9 @@ def test_elasticity_text(value, text):
 @pytest.mark.node  # reads the built site
 def test_each_solution_carries_its_run_complete(site):
     spec, _ = built_spec(site, "/35/")
-    calculator.load(json.dumps(spec))
+    api.load(json.dumps(spec))
     question = {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}
-    reply = json.loads(calculator.solve_json("35", "{}", json.dumps(question), "2026-12-01"))
+    reply = json.loads(api.solve_json("35", "{}", json.dumps(question), "2026-12-01"))
     solution = reply["value"]["solutions"][0]
     run = solution["run"]
     assert run["share"]["query"]["s"] == str(solution["value"]) == "244140"  # as links carry it

@@ -16,8 +16,9 @@ import subprocess
 import pytest
 
 from site_builder import stdlib
-from site_builder.runtime import calculator as runtime_calculator
-from site_builder.runtime.calculator import ALLOWED_IMPORTS, run_json, solve_json
+from site_builder.runtime import api as runtime_api
+from site_builder.runtime.api import run_json, solve_json
+from site_builder.runtime.calculator import ALLOWED_IMPORTS
 from tests.support import ROOT, load_bank
 
 pytestmark = pytest.mark.node  # Pyodide runs in Node, and some tests read the built site
@@ -145,7 +146,7 @@ def test_values_as_readers_write_them_are_read_as_the_docs_say():
     for entry, run in RUNS:
         if "::typed-" not in run["key"]:
             continue
-        runtime_calculator.load(json.dumps(entry.spec()))
+        runtime_api.load(json.dumps(entry.spec()))
         value = json.loads(run_json(entry.key, json.dumps(run["raw"])))["value"]
         expected = {"32K": 32000, "128Ki": 131072, "2^17": 131072, "131 072": 131072, "2¹⁷": 131072}
         if "s" in run["raw"]:
@@ -157,7 +158,7 @@ def test_values_as_readers_write_them_are_read_as_the_docs_say():
 
 @pytest.mark.parametrize("entry,run", RUNS, ids=[run["key"] for _, run in RUNS])
 def test_cpython_and_pyodide_agree(entry, run, pyodide_results):
-    runtime_calculator.load(json.dumps(entry.spec()))
+    runtime_api.load(json.dumps(entry.spec()))
     cpython = json.loads(run_json(entry.key, json.dumps(run["raw"])))
     for way in WAYS:
         pyodide = pyodide_results[way]["results"][run["key"]]
@@ -185,7 +186,7 @@ def _same_data(a, b) -> bool:
 def test_cpython_and_pyodide_solve_alike(entry, question, pyodide_results):
     """The same answer to an inverse question: solutions, their texts, the turns, the range and
     the message word for word (and the same number of evaluations: the same search)."""
-    runtime_calculator.load(json.dumps(entry.spec()))
+    runtime_api.load(json.dumps(entry.spec()))
     cpython = json.loads(solve_json(entry.key, json.dumps(question["raw"]), json.dumps(question["question"])))
     assert cpython["ok"], cpython
     for way in WAYS:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from site_builder.runtime import calculator as runtime_calculator
+from site_builder.runtime import api as runtime_api
 from site_builder.runtime import solve as solve_module
 from site_builder.runtime import units
 from site_builder.runtime.domain import DomainError
@@ -450,9 +450,9 @@ def test_solve_json_answers_as_the_page_asks():
             "release": 1,
         },
     }
-    runtime_calculator.load(json.dumps(spec))
+    runtime_api.load(json.dumps(spec))
     question = {"input": "s", "output": "total", "sense": "<=", "target": "80GB"}
-    reply = json.loads(runtime_calculator.solve_json("35", json.dumps({"B": "2"}), json.dumps(question), "2026-12-01"))
+    reply = json.loads(runtime_api.solve_json("35", json.dumps({"B": "2"}), json.dumps(question), "2026-12-01"))
     assert reply["ok"]
     value = reply["value"]
     assert value["status"] == "solved" and value["range"]["high"] is None  # ∞ travels as null, its text says ∞
@@ -464,9 +464,9 @@ def test_solve_json_answers_as_the_page_asks():
         "version": "1",
     }  # the solved value, as links carry it
     assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2&version=1"
-    bad = json.loads(runtime_calculator.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
+    bad = json.loads(runtime_api.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
     assert bad == {"ok": False, "errors": {"L": "'0' is out of range; expected a whole number in [1, ∞)"}}
-    bad = json.loads(runtime_calculator.solve_json("35", "{}", json.dumps({**question, "input": "x"})))
+    bad = json.loads(runtime_api.solve_json("35", "{}", json.dumps({**question, "input": "x"})))
     assert bad == {
         "ok": False,
         "errors": {

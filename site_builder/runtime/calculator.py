@@ -3,6 +3,8 @@
 Standard library only: shipped to the browser.  The same class answers pytest, the
 build (the results printed into each page), ``site_builder compute`` and Pyodide.
 
+The worker's requests and replies (JSON text in, JSON text out) are ``api.py``'s.
+
 A spec is plain data, ``page.Spec`` (the page carries a ``page.PageSpec`` as JSON)::
 
     {"id": "35", "formula": "def compute(L, ...): ...",
@@ -21,7 +23,6 @@ from . import page
 from . import units as unit_table
 from .domain import Domain, DomainError, Interval
 from .numbers import NUMERIC, split_format, write_input
-from .solve import solve
 
 # Standard-library modules in Pyodide's core that a formula may import.
 ALLOWED_IMPORTS = frozenset(
@@ -346,107 +347,3 @@ def _blame(exc: Exception, values: dict) -> str:
     """The input a formula's ValueError names (its message starts 'name: ...'), else 'inputs'."""
     head = str(exc).split(":", 1)[0].strip()
     return head if head in values else "inputs"
-
-
-# ----------------------------------------------------------------------------- browser API
-# Pyodide calls these with JSON text and gets JSON text back, so no Python object crosses.
-
-_loaded: dict[str, Calculator] = {}
-
-
-def load(spec_json: str) -> str:
-    spec = json.loads(spec_json)
-    _loaded[str(spec["id"])] = Calculator(spec)
-    return json.dumps({"id": str(spec["id"])})
-
-
-def sweep_json(entry_id: str, raw_json: str, index: int) -> str:
-    calc = _loaded[entry_id]
-    try:
-        return json.dumps({"ok": True, "value": calc.sweep(json.loads(raw_json), calc.plots[index])})
-    except DomainError as exc:
-        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-
-
-def elasticity_json(entry_id: str, raw_json: str) -> str:
-    calc = _loaded[entry_id]
-    try:
-        table = calc.elasticities(json.loads(raw_json))
-        return json.dumps({"ok": True, "value": json_safe(table), "text": page.elasticity_texts(table)})
-    except DomainError as exc:
-        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-
-
-def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "") -> str:
-    """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
-
-    The value is all one edit needs: the outputs, what the inputs were read as (``echo``), each
-    feed link's href (``feeds``), and with the page's meta the shareable link and the
-    computation's citation (``share``, accessed on ``accessed``, a date)."""
-    calc = _loaded[entry_id]
-    raw = json.loads(raw_json)
-    units = json.loads(units_json) if units_json else None
-    errors = calc.errors(raw)
-    if errors:
-        return json.dumps({"ok": False, "errors": errors})
-    try:
-        result = calc.run(raw, units)
-    except DomainError as exc:
-        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    _complete(calc, raw, result, accessed)
-    return json.dumps({"ok": True, "value": json_safe(result)})
-
-
-def _complete(calc: Calculator, raw: dict, result: dict, accessed: str) -> None:
-    """A run as the page shows it: with its echoes, feed links and (with meta) link and citation."""
-    if calc.meta:
-        result["share"] = calc.share(raw, result, accessed)
-    result["echo"] = calc.echoes(raw)
-    result["feeds"] = page.feed_hrefs(calc.feeds, result)
-
-
-def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "") -> str:
-    """The inverse question: ``{"input", "output", "sense", "target"}`` -> ``{"ok": true, "value":
-    <the result of solve.solve>}`` or ``{"ok": false, "errors": {name: message}}``.
-
-    Each solution's run is complete as ``run_json``'s (the freed input at its value)."""
-    calc = _loaded[entry_id]
-    raw = json.loads(raw_json)
-    question = json.loads(question_json)
-    units = json.loads(units_json) if units_json else None
-    if not isinstance(raw, dict) or not isinstance(question, dict):
-        return json.dumps(
-            {"ok": False, "errors": {"solve": "expected an object of inputs and an object for the question"}}
-        )
-    free = question.get("input")
-    errors = {k: v for k, v in calc.errors(raw).items() if k != free}
-    if errors:
-        return json.dumps({"ok": False, "errors": errors})
-    try:
-        result = solve(
-            calc,
-            raw,
-            str(free),
-            str(question.get("output")),
-            str(question.get("sense", "=")),
-            question.get("target"),
-            units,
-        )
-    except DomainError as exc:
-        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    fixed = {n: v for n, v in raw.items() if n != free}
-    for item in result["solutions"]:
-        _complete(calc, {**fixed, free: item["value"]}, item["run"], accessed)
-        item["run"]["echo"] = calc.echoes({**fixed, free: item["text"]})  # as the field, filled with it, reads
-    return json.dumps({"ok": True, "value": json_safe(result)})
-
-
-def json_safe(value):
-    """JSON has no infinity or NaN: those values travel as null (their text says what they are)."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [json_safe(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value

@@ -2,7 +2,7 @@
 
 Standard library only: shipped to the browser.  The build makes a spec with
 ``site_builder.spec.page_spec``; the page reads it from ``<script id="entry-spec">``; the
-worker's ``calculator.load`` compiles its formula.  Names are the entry YAML's own
+worker's ``api.load`` compiles its formula.  Names are the entry YAML's own
 (a plot's ``from`` and ``to``), so an author, the build and the browser say the same thing.
 
 The rules that the build and the browser both apply live here too, one producer each:

@@ -1,0 +1,120 @@
+"""The worker's API: each request the page sends, JSON text in, one reply as JSON text out.
+
+``load`` compiles an entry's spec into a ``Calculator`` kept by its id; ``run_json``,
+``solve_json``, ``sweep_json`` and ``elasticity_json`` answer for a loaded entry with
+``{"ok": true, "value": ...}`` or ``{"ok": false, "errors": {input: message}}``.  Standard
+library only: pyodide_app/worker.js imports this module in Pyodide, and pytest and the build
+call the same functions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from . import page
+from .calculator import Calculator
+from .domain import DomainError
+from .solve import solve
+
+# ----------------------------------------------------------------------------- browser API
+# Pyodide calls these with JSON text and gets JSON text back, so no Python object crosses.
+_loaded: dict[str, Calculator] = {}
+
+
+def load(spec_json: str) -> str:
+    spec = json.loads(spec_json)
+    _loaded[str(spec["id"])] = Calculator(spec)
+    return json.dumps({"id": str(spec["id"])})
+
+
+def sweep_json(entry_id: str, raw_json: str, index: int) -> str:
+    calc = _loaded[entry_id]
+    try:
+        return json.dumps({"ok": True, "value": calc.sweep(json.loads(raw_json), calc.plots[index])})
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+
+
+def elasticity_json(entry_id: str, raw_json: str) -> str:
+    calc = _loaded[entry_id]
+    try:
+        table = calc.elasticities(json.loads(raw_json))
+        return json.dumps({"ok": True, "value": json_safe(table), "text": page.elasticity_texts(table)})
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+
+
+def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "") -> str:
+    """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
+
+    The value is all one edit needs: the outputs, what the inputs were read as (``echo``), each
+    feed link's href (``feeds``), and with the page's meta the shareable link and the
+    computation's citation (``share``, accessed on ``accessed``, a date)."""
+    calc = _loaded[entry_id]
+    raw = json.loads(raw_json)
+    units = json.loads(units_json) if units_json else None
+    errors = calc.errors(raw)
+    if errors:
+        return json.dumps({"ok": False, "errors": errors})
+    try:
+        result = calc.run(raw, units)
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    _complete(calc, raw, result, accessed)
+    return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def _complete(calc: Calculator, raw: dict, result: dict, accessed: str) -> None:
+    """A run as the page shows it: with its echoes, feed links and (with meta) link and citation."""
+    if calc.meta:
+        result["share"] = calc.share(raw, result, accessed)
+    result["echo"] = calc.echoes(raw)
+    result["feeds"] = page.feed_hrefs(calc.feeds, result)
+
+
+def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "") -> str:
+    """The inverse question: ``{"input", "output", "sense", "target"}`` -> ``{"ok": true, "value":
+    <the result of solve.solve>}`` or ``{"ok": false, "errors": {name: message}}``.
+
+    Each solution's run is complete as ``run_json``'s (the freed input at its value)."""
+    calc = _loaded[entry_id]
+    raw = json.loads(raw_json)
+    question = json.loads(question_json)
+    units = json.loads(units_json) if units_json else None
+    if not isinstance(raw, dict) or not isinstance(question, dict):
+        return json.dumps(
+            {"ok": False, "errors": {"solve": "expected an object of inputs and an object for the question"}}
+        )
+    free = question.get("input")
+    errors = {k: v for k, v in calc.errors(raw).items() if k != free}
+    if errors:
+        return json.dumps({"ok": False, "errors": errors})
+    try:
+        result = solve(
+            calc,
+            raw,
+            str(free),
+            str(question.get("output")),
+            str(question.get("sense", "=")),
+            question.get("target"),
+            units,
+        )
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    fixed = {n: v for n, v in raw.items() if n != free}
+    for item in result["solutions"]:
+        _complete(calc, {**fixed, free: item["value"]}, item["run"], accessed)
+        item["run"]["echo"] = calc.echoes({**fixed, free: item["text"]})  # as the field, filled with it, reads
+    return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def json_safe(value):
+    """JSON has no infinity or NaN: those values travel as null (their text says what they are)."""
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
