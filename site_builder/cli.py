@@ -48,6 +48,21 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="fill inputs from an accelerator (entries/presets/hardware/); 'list' lists them",
     )
+    c.add_argument(
+        "--config",
+        type=Path,
+        metavar="CONFIG_JSON",
+        help="fill inputs from a model's Hugging Face config.json (printing the key each value came from)",
+    )
+    r = sub.add_parser("presets", help="work with presets: import a config.json as a model preset")
+    rs = r.add_subparsers(dest="action", required=True)
+    ri = rs.add_parser("import", help="write entries/presets/models/<id>.yaml from a config.json")
+    ri.add_argument("config", type=Path, metavar="CONFIG_JSON")
+    ri.add_argument("--id", help="the preset's id (default: from the config's name)")
+    ri.add_argument("--name", help="the name the menu shows (default: the config's name)")
+    ri.add_argument("--family", help="the menu's family (default: the config's model_type)")
+    ri.add_argument("--url", help="the config's https address (default: its Hugging Face page, from its name)")
+    ri.add_argument("--force", action="store_true", help="replace an existing preset file")
     return p
 
 
@@ -65,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
             return _compute(args)
         if args.command == "urls":
             return _urls(args)
+        if args.command == "presets":
+            return _import(args)
         if args.command == "build":
             from .build import build_site
 
@@ -131,6 +148,25 @@ def _compute(args) -> int:
         if chosen is None:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
+    if args.config:
+        reading = _read_config(args.config)
+        if reading is None:
+            return 2
+        from .runtime.hfconfig import filled as config_filled
+
+        mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
+        if not mapping:
+            print(f"--config: {entry.label} has no model fill mapping: a config fills nothing here", file=sys.stderr)
+            return 2
+        got = config_filled(reading, mapping)
+        if not got:
+            needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
+            print(f"--config: {args.config} gives none of what fills {entry.label} ({needs})", file=sys.stderr)
+            return 2
+        raw.update({name: value[0] for name, value in got.items()})
+        config_used = (args.config, reading, got)
+    else:
+        config_used = None
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
@@ -185,6 +221,14 @@ def _compute(args) -> int:
             f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
             f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
         )
+    if config_used:
+        path, reading, got = config_used
+        given = {a.split("=")[0].strip() for a in args.assignments}
+        print(f"  from {path} ({reading.name}, model_type {reading.model_type}):")
+        for name, (text, key, note) in got.items():
+            if name not in given:
+                how = key + (f"; {note}" if note and key else note)
+                print(f"    {name} = {text}  ({how})")
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
@@ -276,6 +320,67 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
         used[kind] = next(p for p in choices if p.id == wanted)
         raw.update(P.filled(entry, used[kind]))
     return raw, used
+
+
+def _read_config(path: Path):
+    """A config.json read, or None after printing what is wrong as path:line: key: message."""
+    from .runtime.hfconfig import ConfigError, read_config
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: cannot read it: {exc}", file=sys.stderr)
+        return None
+    try:
+        return read_config(text)
+    except ConfigError as bad:
+        print(f"{path}:{_line_of(text, bad.key)}: {bad}", file=sys.stderr)
+        return None
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line where a key is written (its last part), or 1 for a key the config lacks."""
+    if key:
+        where = text.find(f'"{key.rsplit(".", 1)[-1]}"')
+        if where >= 0:
+            return text.count("\n", 0, where) + 1
+    return 1
+
+
+def _import(args) -> int:
+    from .preset_import import slug, write_preset
+
+    reading = _read_config(args.config)
+    if reading is None:
+        return 2
+    id = args.id or slug(reading.name)
+    url = args.url or (f"https://huggingface.co/{reading.name}/blob/main/config.json" if "/" in reading.name else "")
+    if not url.startswith("https://"):
+        print(
+            f"{args.config}: the config does not name its Hugging Face repository (_name_or_path); "
+            "give its address with --url https://...",
+            file=sys.stderr,
+        )
+        return 2
+    folder = args.entries / "presets" / "models"
+    try:
+        target = write_preset(
+            reading,
+            folder,
+            id=id,
+            name=args.name or reading.name.rsplit("/", 1)[-1],
+            family=args.family or reading.model_type,
+            url=url,
+            force=args.force,
+        )
+    except FileExistsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"wrote {target}: {len(target.read_text().splitlines())} lines; add the model card's citation")
+    return 0
 
 
 def _urls(args) -> int:
