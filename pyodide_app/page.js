@@ -456,6 +456,12 @@ function initPage() {
 
   // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
   presets = setupPresets(spec, form, addNotice);
+  // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
+  const pasteBox = document.getElementById("presets");
+  const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox }));
+  document.getElementById("config-paste")?.addEventListener("click", () => openConfig().then((c) => c.open()), { once: true });
+  pasteBox?.addEventListener("dragover", (event) => event.preventDefault());
+  pasteBox?.addEventListener("drop", (event) => { event.preventDefault(); openConfig().then((c) => c.drop(event.dataTransfer)); });
   linked = {};
   reserved = new Set(spec.reserved);
   for (const [name, value] of new URLSearchParams(location.search)) {

@@ -25,6 +25,9 @@ def page_spec(entry: Entry, results: Results, meta: page.Meta, targets: dict, pr
     fill = preset_fill.spec(entry, presets)
     if fill:
         spec["presets"] = fill  # only the presets that fill this entry, only their mapped values
+    mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
+    if mapping:
+        spec["config_fill"] = mapping  # what a pasted config.json fills (runtime/hfconfig.py, in the worker)
     return spec
 
 

@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from . import architecture as A
 from .numbers import write_input
 
 MAX_CHARS = 256 * 1024  # real configs are a few kB; one with a large label map stays well under
@@ -50,6 +51,8 @@ class Reading:
     model_type: str
     name: str
     values: dict = field(default_factory=dict)
+    architecture: A.Architecture | None = None  # the shapes, when every weight of the family is described
+    uncounted: str = ""  # why there is no architecture (and so no parameter count)
 
     def get(self, name: str):
         return self.values[name].value
@@ -89,7 +92,10 @@ def _int(text: str) -> int:
 def _float(text: str) -> float:
     if len(text) > 40:
         raise ConfigError("", f"a number written with {len(text)} characters: no config value is that long")
-    return float(text)
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ConfigError("", f"{text} is beyond any number a config holds")
+    return value
 
 
 def _constant(name: str):
@@ -161,7 +167,7 @@ class _Keys:
             raise ConfigError(self._key(key), f"{_kind(value)}: {what} is a whole number")
         low = 0 if zero else 1
         if not low <= value <= LARGEST:
-            raise ConfigError(self._key(key), f"{value}: {what} lies between {low} and {LARGEST:.0e}")
+            raise ConfigError(self._key(key), f"{value}: {what} lies between {low} and 10^12")
         return value
 
     def optional(self, key: str, what: str, *, zero: bool = False) -> int | None:
@@ -229,7 +235,13 @@ def _attention_heads(k: _Keys, layers="num_hidden_layers", width="hidden_size", 
         raise ConfigError(k._key("head_dim"), f"missing: {width} = {d} is not a multiple of {h} heads")
     else:
         k.put("head_dim", d // h, "", f"{width} / {heads}")
-    k.put("attention", "mha" if kv == h else "mqa" if kv == 1 else "gqa", "num_key_value_heads" if kv != h else "")
+    kind = "mha" if kv == h else "mqa" if kv == 1 else "gqa"
+    k.put(
+        "attention",
+        kind,
+        "num_key_value_heads" if kv != h else "",
+        "" if kv != h else "every head its own key and value",
+    )
 
 
 def _common_tail(k: _Keys, tied_default: bool) -> None:
@@ -384,13 +396,13 @@ def _gpt2(k: _Keys) -> None:
         raise ConfigError(k._key("n_head"), f"{h} does not divide n_embd = {d}")
     k.put("kv_heads", h, "n_head", "one key-value head per query head")
     k.put("head_dim", d // h, "", "n_embd / n_head")
-    k.put("attention", "mha")
+    k.put("attention", "mha", "", "every head its own key and value")
     inner = k.optional("n_inner", "the feed-forward width")
     if inner is None:
         k.put("ffn_dim", 4 * d, "", "n_inner null: GPT-2's feed-forward width is 4 n_embd")
     else:
         k.put("ffn_dim", inner, "n_inner")
-    k.put("ffn_kind", "gelu", "activation_function" if k.has("activation_function") else "")
+    k.put("ffn_kind", "gelu", "activation_function" if k.has("activation_function") else "", "GELU")
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.take("context", "n_positions", "the context length")
     k.put("tied_embeddings", True, "", "GPT-2's output layer is its token embedding")
@@ -407,7 +419,7 @@ def _opt(k: _Keys) -> None:
 def _bert(k: _Keys) -> None:
     _attention_heads(k)
     k.take("ffn_dim", "intermediate_size", "the feed-forward width")
-    k.put("ffn_kind", "gelu", "hidden_act" if k.has("hidden_act") else "")
+    k.put("ffn_kind", "gelu", "hidden_act" if k.has("hidden_act") else "", "GELU")
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.maybe("context", "max_position_embeddings", "the context length")
     k.maybe("segments", "type_vocab_size", "the number of segment types", zero=True)
@@ -428,7 +440,7 @@ def _t5(k: _Keys) -> None:
     h = k.take("heads", "num_heads", "the number of attention heads")
     k.take("head_dim", "d_kv", "the width of one head")
     k.put("kv_heads", h, "num_heads", "one key-value head per query head")
-    k.put("attention", "mha")
+    k.put("attention", "mha", "", "every head its own key and value")
     k.take("ffn_dim", "d_ff", "the feed-forward width")
     proj = k.text("feed_forward_proj") or "relu"
     gated = proj.startswith("gated-")
@@ -437,7 +449,12 @@ def _t5(k: _Keys) -> None:
     k.maybe("context", "n_positions", "the context length")
     k.maybe("relative_buckets", "relative_attention_num_buckets", "the relative position buckets")
     tied = k.flag("tie_word_embeddings", True)
-    k.put("tied_embeddings", tied, "tie_word_embeddings" if k.has("tie_word_embeddings") else "")
+    k.put(
+        "tied_embeddings",
+        tied,
+        "tie_word_embeddings" if k.has("tie_word_embeddings") else "",
+        "" if k.has("tie_word_embeddings") else f"tie_word_embeddings absent: a {k.model_type} config's default",
+    )
     _dtype(k)
 
 
@@ -469,7 +486,12 @@ def _falcon(k: _Keys) -> None:
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.maybe("context", "max_position_embeddings", "the context length")
     tied = k.flag("tie_word_embeddings", True)
-    k.put("tied_embeddings", tied, "tie_word_embeddings" if k.has("tie_word_embeddings") else "")
+    k.put(
+        "tied_embeddings",
+        tied,
+        "tie_word_embeddings" if k.has("tie_word_embeddings") else "",
+        "" if k.has("tie_word_embeddings") else f"tie_word_embeddings absent: a {k.model_type} config's default",
+    )
     _dtype(k)
 
 
@@ -491,7 +513,12 @@ def _dbrx(k: _Keys) -> None:
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.maybe("context", "max_seq_len", "the context length")
     tied = k.flag("tie_word_embeddings", False)
-    k.put("tied_embeddings", tied, "tie_word_embeddings" if k.has("tie_word_embeddings") else "")
+    k.put(
+        "tied_embeddings",
+        tied,
+        "tie_word_embeddings" if k.has("tie_word_embeddings") else "",
+        "" if k.has("tie_word_embeddings") else f"tie_word_embeddings absent: a {k.model_type} config's default",
+    )
     _dtype(k)
 
 
@@ -541,7 +568,90 @@ def read(data: dict) -> Reading:
         prefix += "."
     keys = _Keys(node, model_type, prefix)
     FAMILIES[model_type](keys)
-    return Reading(model_type, _name(data), dict(keys.values))
+    arch, why = _architecture(keys)
+    if arch is not None:
+        counted = A.count(arch)
+        how = "counted from the config's shapes (the architecture's one count)"
+        keys.put("params", counted.total, "", how)
+        if counted.active != counted.total:
+            keys.put("params_active", counted.active, "", how)
+    return Reading(model_type, _name(data), dict(keys.values), arch, why)
+
+
+# ---- the architecture, for the counts ----------------------------------------------------------
+
+# Families whose every weight the architecture describes, and how each departs from a Llama block.
+# Not yet: those with per-head query/key norms (qwen3, qwen3_moe, olmo2, gemma3), Gemma's four
+# norms with their shifted scale, Falcon's parallel block and DBRX's clipped QKV are left uncounted
+# until the architecture names them.
+_BIAS = {"qwen2": (True, False), "qwen2_moe": (True, False), "phimoe": (True, True)}
+COUNTED = ("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen2_moe", "deepseek_v2", "deepseek_v3", "phimoe", "gpt2")
+
+
+def _architecture(k: _Keys):
+    """(Architecture, '') for a family the architecture describes whole, else (None, why not)."""
+    if k.model_type not in COUNTED:
+        return None, f"the parameter count of a {k.model_type} config is not derived here yet"
+    v = {name: f.value for name, f in k.values.items()}
+    d = v["d_model"]
+    try:
+        if k.model_type == "gpt2":
+            return A.Architecture(
+                layers=v["layers"],
+                d_model=d,
+                embeddings=A.Embeddings(v["vocab"], tied=True, positions=v["context"]),
+                attention=A.Attention("mha", v["heads"], v["heads"], v["head_dim"], qkv_bias=True, out_bias=True),
+                ffn=A.FeedForward("gelu", v["ffn_dim"], bias=True),
+                norms=A.Norms("layernorm", 2, True, True),
+            ), ""
+        qkv_bias, out_bias = _BIAS.get(k.model_type, (False, False))
+        if k.has("attention_bias"):
+            qkv_bias = out_bias = k.flag("attention_bias", False)
+        if k.model_type in ("qwen2", "qwen2_moe"):
+            out_bias = False
+        mla = v["attention"] == "mla"
+        attention = A.Attention(
+            v["attention"],
+            v["heads"],
+            v["kv_heads"],
+            v["head_dim"],
+            value_dim=v.get("v_head_dim", 0) if mla else 0,
+            q_rank=v.get("q_latent", 0) if mla else 0,
+            kv_rank=v.get("kv_latent", 0) if mla else 0,
+            rope_dim=v.get("rope_dim", 0) if mla else 0,
+            qkv_bias=qkv_bias,
+            out_bias=out_bias,
+            window=v.get("window", 0),
+            local_layers=v.get("local_layers", 0),
+        )
+        experts = None
+        if "experts" in v:
+            dense = v["layers"] - v["moe_layers"]
+            if k.model_type in ("qwen2_moe",) and dense:
+                return None, "Qwen-MoE dense layers between MoE layers are not described by the architecture"
+            experts = A.Experts(
+                v["experts"],
+                v["experts_active"],
+                v["expert_ffn_dim"],
+                shared=v.get("shared_experts", 0),
+                shared_width=v.get("shared_ffn_dim", 0),
+                shared_gate=k.model_type == "qwen2_moe",
+                dense_layers=dense,
+                router_bias=k.model_type == "deepseek_v3",
+            )
+        layernorm = k.model_type == "phimoe"
+        return A.Architecture(
+            layers=v["layers"],
+            d_model=d,
+            embeddings=A.Embeddings(v["vocab"], tied=v["tied_embeddings"], output_bias=k.flag("lm_head_bias", False)),
+            attention=attention,
+            ffn=A.FeedForward("gated", v.get("ffn_dim", 0)),
+            norms=A.Norms("layernorm" if layernorm else "rmsnorm", 2, True, layernorm),
+            experts=experts,
+            mtp=v.get("mtp_layers", 0),
+        ), ""
+    except A.ArchitectureError as bad:
+        raise ConfigError("", f"these keys describe no transformer: {bad}") from None
 
 
 def _name(data: dict) -> str:
