@@ -83,6 +83,10 @@ CHECKPOINT = {
     "qwen3-32b": 32_762_123_264,
     "qwen3-30b-a3b": 30_532_122_624,
     "qwen3-235b-a22b": 235_093_634_560,
+    "qwen3-coder-480b-a35b": 480_154_875_392,
+    "qwen2-5-3b": 3_085_938_688,
+    "mistral-7b": 7_241_732_096,
+    "deepseek-v3-1": 671_026_419_200,
 }
 
 
@@ -296,3 +300,12 @@ def test_architecture_is_the_runtimes_one_shape():
     reading = H.read_config((CONFIGS / "gpt2.json").read_text())
     assert isinstance(reading.architecture, A.Architecture)
     assert A.count(reading.architecture).total == reading.get("params")
+
+
+def test_full_query_and_key_norms_span_every_head():
+    base = dict(layers=1, d_model=64, embeddings=A.Embeddings(10), ffn=A.FeedForward("gated", 8))
+    plain = A.count(A.Architecture(attention=A.Attention("gqa", 8, 2, 8), **base)).total
+    full = A.count(A.Architecture(attention=A.Attention("gqa", 8, 2, 8, qk_norm="full"), **base)).total
+    assert full - plain == 8 * 8 + 2 * 8  # a scale over the 8 query heads and one over the 2 key heads
+    with pytest.raises(A.ArchitectureError, match="attention.qk_norm: 'rms' is not one of none, head, full"):
+        A.Architecture(attention=A.Attention("gqa", 8, 2, 8, qk_norm="rms"), **base)
