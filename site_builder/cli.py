@@ -1,4 +1,4 @@
-"""The command line: ``python -m site_builder build|serve|check|compute``.  ``main(argv) -> int``."""
+"""The command line: ``python -m site_builder build|serve|check|compute|urls|presets``.  ``main(argv) -> int``."""
 
 from __future__ import annotations
 
@@ -54,8 +54,10 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CONFIG_JSON",
         help="fill inputs from a model's Hugging Face config.json (printing the key each value came from)",
     )
-    r = sub.add_parser("presets", help="work with presets: import a config.json as a model preset")
+    r = sub.add_parser("presets", help="the model presets: 'table' prints docs/models.md; 'import' reads a config.json")
     rs = r.add_subparsers(dest="action", required=True)
+    rt = rs.add_parser("table", help="print docs/models.md, the table of every model's counts (--write rewrites it)")
+    rt.add_argument("--write", action="store_true", help="rewrite docs/models.md")
     ri = rs.add_parser("import", help="write entries/presets/models/<id>.yaml from a config.json")
     ri.add_argument("config", type=Path, metavar="CONFIG_JSON")
     ri.add_argument("--id", help="the preset's id (default: from the config's name)")
@@ -81,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "urls":
             return _urls(args)
         if args.command == "presets":
-            return _import(args)
+            return _import(args) if args.action == "import" else _presets(args)
         if args.command == "build":
             from .build import build_site
 
@@ -380,6 +382,23 @@ def _import(args) -> int:
         print(exc, file=sys.stderr)
         return 1
     print(f"wrote {target}: {len(target.read_text().splitlines())} lines; add the model card's citation")
+    return 0
+
+
+def _presets(args) -> int:
+    from . import presets as P
+    from .model_table import DOC, table
+
+    problems = Problems()
+    found = P.load_presets(args.entries, problems)
+    if problems:
+        raise BuildFailed(problems)
+    text = table(found["model"])
+    if args.write:
+        DOC.write_text(text)
+        print(f"wrote {DOC.relative_to(ROOT)}")
+    else:
+        print(text, end="")
     return 0
 
 

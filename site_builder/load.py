@@ -5,112 +5,25 @@ YAML is parsed once here.  Problems are collected, never raised one at a time.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import yaml
 
-from .cache import Cache, key
+from . import yamlfile
 from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Fill, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
 from .runtime import page
 from .runtime.numbers import FORMATS
-
-if TYPE_CHECKING:
-    import jsonschema
+from .yamlfile import LOADER, Tree, compose, read_schema
 
 SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")
-# libyaml's composer, where installed, is ten times faster and keeps the same node marks.
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 BANK_FILE = re.compile(r"(?P<number>\d{2})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml")
 TOOLKIT_FILE = re.compile(r"toolkit-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml")
 
 
-@cache
-def read_schema(path: Path) -> tuple[str, dict]:
-    """A JSON Schema file's text (what validation verdicts are cached by) and its content, read once."""
-    text = path.read_text(encoding="utf-8")
-    return text, json.loads(text)
-
-
 def schema() -> dict:
     return read_schema(SCHEMA_PATH)[1]
-
-
-class _Tree:
-    """Plain data from a YAML node, with the line of every path (1-based)."""
-
-    def __init__(self, path: Path, problems: Problems):
-        self.path = path
-        self.problems = problems
-        self.lines: dict[tuple, int] = {}
-        self.block_lines: dict[tuple, int] = {}
-        self._constructor = yaml.SafeLoader("")
-
-    def build(self, node, at: tuple = ()):
-        self.lines.setdefault(at, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            out = {}
-            for key_node, value_node in node.value:
-                key = self._constructor.construct_object(key_node)
-                if not isinstance(key, str):
-                    self.problems.add(self.path, key_node.start_mark.line + 1, f"{_show(at)}: key {key!r} is not text")
-                    continue
-                if key in out:
-                    self.problems.add(self.path, key_node.start_mark.line + 1, f"{_show(at + (key,))}: duplicate key")
-                self.lines[at + (key,)] = key_node.start_mark.line + 1
-                out[key] = self.build(value_node, at + (key,))
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, at + (i,)) for i, item in enumerate(node.value)]
-        if node.style in ("|", ">"):
-            self.block_lines[at] = node.start_mark.line + 2
-        else:
-            self.block_lines[at] = node.start_mark.line + 1
-        return self._constructor.construct_object(node)
-
-    def line(self, at) -> int:
-        at = tuple(at)
-        while at and at not in self.lines:
-            at = at[:-1]
-        return self.lines.get(at, 1)
-
-    def under(self, at) -> _Lines:
-        """The lines of the paths inside ``at``, relative to it: an item's ``lines`` (entry.Located)."""
-        return _Lines(self.lines, tuple(at))
-
-
-class _Lines(Mapping):
-    """A view of a file's path -> line table from inside one item: ``("default",)`` reads
-    ``("inputs", 0, "default")``.  A view, not a copy: making one per item costs nothing."""
-
-    def __init__(self, table: dict, prefix: tuple):
-        self.table, self.prefix = table, prefix
-
-    def __getitem__(self, path: tuple) -> int:
-        return self.table[self.prefix + tuple(path)]
-
-    def __contains__(self, path) -> bool:
-        return self.prefix + tuple(path) in self.table
-
-    def __iter__(self):
-        n = len(self.prefix)
-        return (path[n:] for path in self.table if path[:n] == self.prefix)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-def _show(at) -> str:
-    """('inputs', 2, 'default') -> 'inputs[2].default'."""
-    text = ""
-    for part in at:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return text or "entry"
 
 
 # The output formats as an author writes them: sig:N, ..., int, ..., text.
@@ -129,97 +42,14 @@ _PATTERN_HINTS = {
 }
 
 
-def _message(error: jsonschema.ValidationError) -> tuple[tuple, str]:
-    at = tuple(error.absolute_path)
-    where = _show(at)
-    kind = error.validator
-    if kind == "required":
-        missing = re.search(r"'([^']+)'", error.message).group(1)
-        return at, f"{where}: missing key '{missing}'"
-    if kind == "additionalProperties":
-        allowed = ", ".join(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
-        return at + (extra[0],), f"{_show(at + (extra[0],))}: unknown key '{extra[0]}'; allowed: {allowed}"
-    if kind == "type":
-        return at, f"{where}: expected {error.validator_value}, got {type(error.instance).__name__} {error.instance!r}"
-    if kind == "enum":
-        return at, f"{where}: {error.instance!r} is not one of {', '.join(map(str, error.validator_value))}"
-    if kind == "pattern":
-        hint = _PATTERN_HINTS.get(
-            "fill" if at[:1] == ("fill",) else at[-1] if at else "", f"does not match {error.validator_value}"
-        )
-        return at, f"{where}: {error.instance!r} {hint}"
-    if kind == "oneOf":
-        described = error.schema.get("description") or "a value of another type"
-        return at, f"{where}: {error.instance!r} is not valid here; expected {described[0].lower() + described[1:]}"
-    if kind in ("minimum", "maximum"):
-        return at, f"{where}: {error.instance!r} is {'below' if kind == 'minimum' else 'above'} {error.validator_value}"
-    if kind == "minItems":
-        return at, f"{where}: needs at least {error.validator_value} item(s)"
-    if kind == "minLength":
-        return at, f"{where}: must not be empty"
-    if kind == "uniqueItems":
-        return at, f"{where}: has duplicate items"
-    return at, f"{where}: {error.message}"
+def _hint(at: tuple) -> str | None:
+    """What a value of an entry that misses its pattern should look like, by the key it is under."""
+    return _PATTERN_HINTS.get("fill" if at[:1] == ("fill",) else at[-1] if at else "")
 
 
-def _pure_yaml_error(text: str) -> yaml.YAMLError:
-    try:
-        yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        return exc
-    return yaml.YAMLError("not valid YAML")
-
-
-def schema_errors(
-    raw: dict, text: str, schema_path: Path = SCHEMA_PATH, what: str = "entry"
-) -> list[tuple[tuple, str]]:
-    """(path in the file, message) for each way ``raw`` breaks the schema at ``schema_path``; a
-    message about the whole file names it ``what`` (an entry, a preset).
-
-    Validation is slow and depends only on the file's text and the schema, so a file that
-    validated before unchanged is not validated (nor jsonschema imported) again.  Errors of an
-    ``if`` or ``allOf`` are left out: the errors of their branches say what is wrong."""
-    cache = Cache("schema")
-    schema_text, found_schema = read_schema(schema_path)
-    k = key(schema_text, text)
-    if cache.get(k) == "valid":
-        return []
-    import jsonschema  # slow to import, and needed only for a file not validated before
-
-    validator = jsonschema.Draft202012Validator(found_schema)
-    errors = sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
-    found = []
-    for error in errors:
-        if error.validator in ("if", "allOf"):
-            continue
-        at, message = _message(error)
-        found.append((at, f"{what}:{message[len('entry:') :]}" if message.startswith("entry:") else message))
-    if not found:
-        cache.put(k, "valid")
-        cache.save()
-    return found
-
-
-def compose(path: Path, problems: Problems, empty: str) -> tuple[str, yaml.Node] | None:
-    """A YAML file's text and node tree, or None with the problem recorded: unreadable, not YAML
-    (worded the same with or without libyaml), or empty (``empty`` says what it should hold)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.add(path, 1, f"cannot read: {exc}")
-        return None
-    try:
-        node = yaml.compose(text, Loader=YAML_LOADER)
-    except yaml.YAMLError:
-        exc = _pure_yaml_error(text)
-        mark = getattr(exc, "problem_mark", None)
-        problems.add(path, mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', exc)}")
-        return None
-    if node is None:
-        problems.add(path, 1, f"empty file; {empty}")
-        return None
-    return text, node
+def schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
+    """(path in the file, message) for each way an entry's data breaks entry.schema.json."""
+    return yamlfile.schema_errors(raw, text, SCHEMA_PATH, "entry", _hint)
 
 
 def load_file(path: Path, problems: Problems) -> Entry | None:
@@ -228,7 +58,7 @@ def load_file(path: Path, problems: Problems) -> Entry | None:
     if found is None:
         return None
     text, node = found
-    tree = _Tree(path, problems)
+    tree = Tree(path, problems)
     before = len(problems)
     raw = tree.build(node)
     for at, message in schema_errors(raw, text):
@@ -242,7 +72,7 @@ def load_file(path: Path, problems: Problems) -> Entry | None:
 STRUCTURED = frozenset({"inputs", "outputs", "cases", "plots", "feeds", "fill", "solve"})
 
 
-def _entry(path: Path, raw: dict, tree: _Tree, problems: Problems) -> Entry | None:
+def _entry(path: Path, raw: dict, tree: Tree, problems: Problems) -> Entry | None:
     def where(*at) -> Where:
         return Where(path, tree.line(at))
 
@@ -378,8 +208,8 @@ def load_synthesis(root: Path, problems: Problems) -> tuple[tuple[Synthesis, ...
     path = Path(root) / SYNTHESIS_FILE
     if not path.exists():
         return (), ""
-    tree = _Tree(path, problems)
-    raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER))
+    tree = Tree(path, problems)
+    raw = tree.build(yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER))
     prompts = []
     for k, item in enumerate(raw.get("prompts", [])):
         unknown = set(item) - {"id", "text", "entries", "groups", "correction"}
@@ -423,9 +253,9 @@ def load_chapters(root: Path, problems: Problems) -> dict[int, Chapter]:
     path = Path(root) / CHAPTERS_FILE
     if not path.exists():
         return {}
-    tree = _Tree(path, problems)
+    tree = Tree(path, problems)
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problems.add(path, mark.line + 1 if mark else 1, f"not valid YAML: {getattr(exc, 'problem', exc)}")

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from .entry import Entry, Fill, Where
 from .errors import Problems
-from .load import _Tree, compose, read_schema, schema_errors
+from .model_architecture import COUNTS, UNTOLD_TYING, ArchitectureError, architecture, card_problem, counts, missing
 from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
+from .yamlfile import Tree, compose, read_schema, schema_errors
 
 SCHEMA_PATH = Path(__file__).with_name("preset.schema.json")
 KINDS = {"model": "models", "hardware": "hardware"}
@@ -50,6 +51,16 @@ RANGES = {
     "tokens": (1e6, 1e16),
     "train_flops": (1e15, 1e28),
     "bytes_per_param": (0.1, 8),
+    "value_dim": (1, 1e5),
+    "positions": (1, 1e7),
+    "segments": (1, 1e4),
+    "relative_buckets": (1, 1e5),
+    "norms_per_layer": (0, 16),
+    "mtp_modules": (1, 100),
+    "params_counted": (1e5, 1e14),
+    "params_active_counted": (1e5, 1e14),
+    "kv_per_token": (1, 1e9),
+    "flops_per_token": (1e5, 1e15),
     **{f"flops_{p}": (1e11, 1e17) for p in ("fp64", "tf32", "fp16", "bf16", "fp8", "int8", "fp4")},
     "memory": (1e9, 1e13),
     "memory_bandwidth": (1e10, 1e14),
@@ -64,6 +75,14 @@ REAL = {"train_flops", "bytes_per_param", "tdp"} | {
 
 def schema() -> dict:
     return read_schema(SCHEMA_PATH)[1]
+
+
+_PATTERN_HINTS = {"id": "must be letters, digits and hyphens", "url": "is not an https:// address"}
+
+
+def _hint(at: tuple) -> str | None:
+    """What a value of a preset that misses its pattern should look like, by the key it is under."""
+    return _PATTERN_HINTS.get(at[-1] if at else "")
 
 
 @lru_cache(maxsize=1)
@@ -103,6 +122,9 @@ class Value:
     source: str = ""
     note: str = ""
     derived: str = ""
+    printed: str = ""  # the text as the file wrote it (46.7B), when it wrote text
+    differs: str = ""  # why a published count does not round to the architecture's
+    digits: int | None = None  # significant digits a published count is printed to, when its zeros leave it open
     at: Where | None = field(default=None, compare=False)
 
 
@@ -132,7 +154,7 @@ class Preset:
 # ---- derived values -------------------------------------------------------------------------
 
 
-def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str, Value]:
+def _derive(raw: dict, tree: Tree, path: Path, problems: Problems) -> dict[str, Value]:
     """Typed values plus derived ones; problems for typed-derivable values and broken sanity."""
     values: dict[str, Value] = {}
     for name, item in raw["values"].items():
@@ -160,9 +182,19 @@ def _derive(raw: dict, tree: _Tree, path: Path, problems: Problems) -> dict[str,
                     + (", e.g. 3.35e12 for 3.35 TB/s" if unit(name) == "bytes/s" else ""),
                 )
                 continue
-        values[name] = Value(v, item["source"], item.get("note", ""), at=at)
+        printed = item["value"] if isinstance(item["value"], str) else ""
+        values[name] = Value(
+            v,
+            item["source"],
+            item.get("note", ""),
+            printed=printed,
+            differs=item.get("differs", ""),
+            digits=item.get("digits"),
+            at=at,
+        )
     if raw["kind"] == "model":
         _derive_model(values, Where(path, tree.line(("values",))), path, problems)
+        _derive_counts(raw["values"], values, Where(path, tree.line(("values",))), path, problems)
     return values
 
 
@@ -253,6 +285,56 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
             )
 
 
+def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Problems) -> None:
+    """The counts of a complete architecture (runtime/architecture.py), and the card's figures against them."""
+    for name in COUNTS:
+        if name in values:
+            problems.add(path, values[name].at.line, f"values.{name}: leave it out: the loader counts it")
+            return
+    for name, needs, what in (
+        ("mtp", "mtp_modules", "mtp_modules"),
+        ("relative_buckets", "relative_positions", "relative_positions: buckets"),
+    ):
+        if name in values and needs not in values:
+            problems.add(path, values[name].at.line, f"values.{name}: given without {what}")
+            return
+    if values.get("relative_positions") and values["relative_positions"].value == "buckets":
+        if "relative_buckets" not in values:
+            line = values["relative_positions"].at.line
+            problems.add(path, line, "values.relative_positions: buckets needs relative_buckets, the bucket count")
+            return
+    plain = {k: v.value for k, v in values.items()}
+    if missing(plain):
+        return
+    try:
+        found = counts(plain)
+    except ArchitectureError as exc:
+        problems.add(path, at.line, f"values: the architecture cannot be counted: {exc}")
+        return
+    for name, how in COUNTS.items():
+        how = how if "tied_embeddings" in values else f"{how}; {UNTOLD_TYING}"
+        values[name] = _derived(found[name], how, "layers", values=values, at=at)
+    for name, counted in (("params", found["params_counted"]), ("params_active", found["params_active_counted"])):
+        item = raw.get(name)
+        if item is None or name not in values:
+            continue
+        problem = card_problem(name, item["value"], item.get("digits"), counted)
+        if problem and not item.get("differs"):
+            problems.add(path, values[name].at.line, problem)
+        elif not problem and item.get("differs"):
+            problems.add(
+                path,
+                values[name].at.line,
+                f"values.{name}.differs: the card's {item['value']} rounds to the count {counted:,}; leave differs out",
+            )
+
+
+def preset_architecture(preset: Preset):
+    """The Architecture of a model preset whose architecture is complete, else None."""
+    plain = {k: v.value for k, v in preset.values.items()}
+    return None if preset.kind != "model" or missing(plain) else architecture(plain)
+
+
 # ---- files ----------------------------------------------------------------------------------
 
 
@@ -261,13 +343,13 @@ def load_preset(path: Path, problems: Problems) -> Preset | None:
     if found is None:
         return None
     text, node = found
-    tree = _Tree(path, problems)
+    tree = Tree(path, problems)
     before = len(problems)
     raw = tree.build(node)
     if not isinstance(raw, dict):
         problems.add(path, 1, "a preset is a mapping of keys; see docs/presets.md")
         return None
-    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset"):
+    for at, message in schema_errors(raw, text, SCHEMA_PATH, "preset", _hint):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None
