@@ -223,6 +223,8 @@ def _compute(args) -> int:
             f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
             f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
         )
+        for line in _variants(entry, preset, kept):
+            print(line)
     if config_used:
         path, reading, got = config_used
         given = {a.split("=")[0].strip() for a in args.assignments}
@@ -236,6 +238,28 @@ def _compute(args) -> int:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
         print(f"  {o.label:<{width}}  {text}")
     return 0
+
+
+def _variants(entry, preset, kept: dict) -> list[str]:
+    """Which variant (choice input) a model selected and why, and which inputs take its counts."""
+    from .model_architecture import CHOICES, COUNTS
+
+    kinds = {i.name: i.type for i in entry.inputs}
+    out = []
+    for f in entry.fill:
+        if f.kind != preset.kind or f.input not in kept or not preset.has(f.field):
+            continue
+        how = preset.values[f.field].derived
+        if kinds.get(f.input) == "choice":
+            if f.field in CHOICES:
+                why = f"because {how}"
+            else:
+                cited = preset.sources_of(f.field)
+                why = f"as its {f.field} ({cited[0].title}, {cited[0].where})" if cited else f"as its {f.field}"
+            out.append(f"  {f.input} = {kept[f.input]}: {preset.name} selects it, {why}")
+        elif f.field in COUNTS:
+            out.append(f"  {f.input} = {kept[f.input]}: {how}")
+    return out
 
 
 def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:

@@ -36,6 +36,35 @@ COUNTS = {
 }
 
 
+# Derived choices: a variant a model selects in the entries it fills.
+CHOICES = ("moe_sizing", "expert_shares", "block_extras")
+
+
+def choices(values: dict) -> list[tuple[str, object, str]]:
+    """The variants a model selects in the entries it fills, each with the reason."""
+    get = values.get
+    out = []
+    if "experts" in values and "expert_ffn_dim" in values:
+        out.append(
+            (
+                "moe_sizing",
+                "layers",
+                "the preset gives each expert's width (expert_ffn_dim), so its experts are sized from the architecture",
+            )
+        )
+    if "experts" in values:
+        e = values["experts"]
+        out.append(("expert_shares", ", ".join([f"1/{e}"] * e), f"balanced routing: {e} equal shares, one per expert"))
+    biases = [get(n, False) for n in ("qkv_bias", "out_bias", "ffn_bias")]
+    if get("norms_per_layer", 2) != 2:
+        pass  # the entries' variants count two norms a layer
+    elif get("norm") == "layernorm" and get("norm_bias", True) and all(biases):
+        out.append(("block_extras", "bias_ln", "every projection has a bias and the norms are LayerNorms with biases"))
+    elif get("norm") == "rmsnorm" and not any(biases):
+        out.append(("block_extras", "rms", "RMSNorm gains and no biases"))
+    return out
+
+
 def missing(values: dict) -> list[str]:
     """The fields the count needs that the preset does not give (values: name -> value)."""
     out = [n for n in NEEDED if n not in values]
@@ -112,12 +141,10 @@ def counts(values: dict) -> dict[str, int]:
     if missing(values):
         return {}
     c = count(architecture(values))
-    return {
-        "params_counted": c.total,
-        "params_active_counted": c.active,
-        "kv_per_token": c.kv_per_token,
-        "flops_per_token": c.flops_per_token,
-    }
+    found = {"params_counted": c.total, "kv_per_token": c.kv_per_token, "flops_per_token": c.flops_per_token}
+    if "experts" in values:  # a dense model uses every parameter: entries read "no active count" as all
+        found["params_active_counted"] = c.active
+    return found
 
 
 def printed_bounds(printed, digits: int | None = None) -> tuple[float, float]:

@@ -15,7 +15,17 @@ from pathlib import Path
 
 from .entry import Entry, Fill, Where
 from .errors import Problems
-from .model_architecture import COUNTS, UNTOLD_TYING, ArchitectureError, architecture, card_problem, counts, missing
+from .model_architecture import (
+    CHOICES,
+    COUNTS,
+    UNTOLD_TYING,
+    ArchitectureError,
+    architecture,
+    card_problem,
+    choices,
+    counts,
+    missing,
+)
 from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
 from .yamlfile import Tree, compose, read_schema, schema_errors
@@ -287,7 +297,7 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
 
 def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Problems) -> None:
     """The counts of a complete architecture (runtime/architecture.py), and the card's figures against them."""
-    for name in COUNTS:
+    for name in (*COUNTS, *CHOICES):
         if name in values:
             problems.add(path, values[name].at.line, f"values.{name}: leave it out: the loader counts it")
             return
@@ -312,11 +322,15 @@ def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Pro
         problems.add(path, at.line, f"values: the architecture cannot be counted: {exc}")
         return
     for name, how in COUNTS.items():
+        if name not in found:
+            continue
         how = how if "tied_embeddings" in values else f"{how}; {UNTOLD_TYING}"
         values[name] = _derived(found[name], how, "layers", values=values, at=at)
-    for name, counted in (("params", found["params_counted"]), ("params_active", found["params_active_counted"])):
+    for name, value, why in choices(plain):
+        values[name] = _derived(value, why, "experts", "norm", "layers", values=values, at=at)
+    for name, counted in (("params", found["params_counted"]), ("params_active", found.get("params_active_counted"))):
         item = raw.get(name)
-        if item is None or name not in values:
+        if item is None or name not in values or counted is None:
             continue
         problem = card_problem(name, item["value"], item.get("digits"), counted)
         if problem and not item.get("differs"):

@@ -29,8 +29,12 @@ def test_a_case_takes_the_presets_values_and_its_own_inputs_override_them():
     entry = next(e for e in BANK if e.key == "1")
     case = next(c for c in entry.cases if c.id == "pub-gpt-3-175b-training-compute")
     filled = P.filled(entry, PRESETS["model"]["gpt-3-175b"])
-    assert filled["N"] == "175B" and case.inputs["N"] == "174.6B"  # the case's own N wins
+    assert case.inputs["N"] == filled["N"] == "174604259328"  # the architecture's count fills N
     assert case.inputs["D"] == filled["D"] == "300B"  # the preset's tokens fill D
+    entry = next(e for e in BANK if e.key == "43")
+    case = next(c for c in entry.cases if c.id == "pub-lora-gpt-3-frozen-weights-350gb")
+    assert P.filled(entry, PRESETS["model"]["gpt-3-175b"])["N"] == "174604259328"
+    assert case.inputs["N"] == "175B"  # the case's own N (the paper's) wins
 
 
 def test_every_named_preset_exists_and_fills_its_entry():

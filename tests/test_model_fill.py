@@ -1,0 +1,100 @@
+"""Filling an entry from a model takes the architecture's counts and the model's variants:
+every parameter count is the one count, choices follow the model and say why, and lists that
+depend on a filled count follow it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from site_builder import presets as P
+from site_builder.cli import main
+from site_builder.errors import Problems
+from site_builder.runtime.calculator import Calculator
+from tests.support import ENTRIES, load_bank
+
+
+@pytest.fixture(scope="module")
+def bank():
+    entries, _ = load_bank()
+    problems = Problems()
+    presets = P.load_presets(ENTRIES, problems)
+    assert not problems, problems.report()
+    return {e.key: e for e in entries}, presets["model"]
+
+
+def run(entry, preset, **given):
+    inputs = {**P.filled(entry, preset), **given}
+    return Calculator(entry.spec()).run(inputs)["outputs"]
+
+
+def test_every_parameter_count_a_model_fills_is_the_architecture_count(bank):
+    entries, _ = bank
+    takers = [
+        e for e in entries.values() for f in e.fill if f.kind == "model" and f.field in ("params", "params_active")
+    ]
+    assert not takers, f"fill these from params_counted, the architecture's count: {[e.key for e in takers]}"
+    counted = {e.key for e in entries.values() for f in e.fill if f.field == "params_counted"}
+    assert {"1", "18", "20", "21", "23", "36", "37", "41", "43", "50"} <= counted
+
+
+def test_mixtral_in_entry_41_selects_the_architecture_sizing_and_gives_its_published_active_count(bank):
+    entries, models = bank
+    entry, mixtral = entries["41"], models["mixtral-8x7b"]
+    filled = P.filled(entry, mixtral)
+    assert filled["sizing"] == "layers"
+    assert filled["f"] == filled["P"] == ", ".join(["1/8"] * 8)
+    out = run(entry, mixtral)
+    assert out["active"]["value"] == mixtral.get("params_active_counted") == 12_879_925_248
+    assert round(out["active"]["value"] / 1e8) / 10 == 12.9  # the announcement's 12.9B
+    assert len(out["loads"]["value"]) == 8
+
+
+def test_deepseek_v2_in_entry_41_counts_shared_experts_and_dense_layers(bank):
+    entries, models = bank
+    out = run(entries["41"], models["deepseek-v2"])
+    assert out["active"]["value"] == models["deepseek-v2"].get("params_active_counted")
+
+
+def test_deepseek_v2_in_entry_35_uses_mla(bank):
+    entries, models = bank
+    entry, v2 = entries["35"], models["deepseek-v2"]
+    assert P.filled(entry, v2)["attention"] == "mla"
+    out = run(entry, v2, s="1")
+    assert out["total"]["value"] == v2.get("kv_per_token") * 2  # bf16 elements, as the entry's default bytes
+
+
+@pytest.mark.parametrize("pid", ["gpt-2-small", "gpt-2-xl", "llama-2-7b", "llama-3-8b", "mistral-7b", "opt-13b"])
+def test_entry_16_from_a_model_its_variants_cover_counts_the_architecture(bank, pid):
+    entries, models = bank
+    out = run(entries["16"], models[pid])
+    assert out["model_total"]["value"] == models[pid].get("params_counted")
+
+
+def test_compute_says_which_variant_a_model_selected_and_why(capsys):
+    assert main(["compute", "41", "--model", "mixtral-8x7b"]) == 0
+    out = capsys.readouterr().out
+    assert "  sizing = layers: Mixtral 8x7B selects it, because the preset gives each expert's width" in out
+    assert "  N = 46702792704: counted from the architecture" in out
+    assert main(["compute", "35", "--model", "deepseek-v2"]) == 0
+    assert (
+        "  attention = mla: DeepSeek-V2 selects it, as its attention (DeepSeek-V2: A Strong" in capsys.readouterr().out
+    )
+
+
+def test_the_page_marks_a_filled_variant_with_its_reason(bank):
+    entries, _ = bank
+    spec = P.spec(entries["41"], P.load_presets(ENTRIES, Problems()))
+    mixtral = next(p for p in spec["model"] if p["id"] == "mixtral-8x7b")
+    text, _, how = mixtral["values"]["sizing"]
+    assert text == "layers" and how.startswith("moe_sizing = the preset gives each expert's width")
+    assert mixtral["values"]["N"][2] == "params_counted = counted from the architecture"
+
+
+def test_the_book_defaults_stay_when_no_model_is_chosen(bank):
+    entries, _ = bank
+    spec = entries["41"].spec()
+    defaults = {i["name"]: i["default"] for i in spec["inputs"]}
+    assert defaults["sizing"] == "share" and str(defaults["N"]) in ("140B", "140000000000")
+    assert json.dumps(defaults["f"]).count("1/64") == 64
