@@ -151,22 +151,30 @@ def _compute(args) -> int:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
     if args.config:
+        from . import presets as P
+        from .preset_import import config_preset
+
         reading = _read_config(args.config)
         if reading is None:
             return 2
-        from .runtime.hfconfig import filled as config_filled
-
-        mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
-        if not mapping:
-            print(f"--config: {entry.label} has no model fill mapping: a config fills nothing here", file=sys.stderr)
-            return 2
-        got = config_filled(reading, mapping)
+        try:
+            preset = config_preset(reading)
+        except ValueError as exc:
+            print(f"{args.config}: {exc}", file=sys.stderr)
+            return 1
+        got = P.filled(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
         if not got:
             needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
-            print(f"--config: {args.config} gives none of what fills {entry.label} ({needs})", file=sys.stderr)
+            print(
+                f"--config: {args.config} gives none of what fills {entry.label}"
+                + (f" ({needs})" if needs else ": it has no model fill mapping"),
+                file=sys.stderr,
+            )
+            if reading.uncounted and needs:
+                print(f"--config: {reading.uncounted}", file=sys.stderr)
             return 2
-        raw.update({name: value[0] for name, value in got.items()})
-        config_used = (args.config, reading, got)
+        raw.update(got)
+        config_used = (args.config, reading, preset, got)
     else:
         config_used = None
     for item in args.assignments:
@@ -226,13 +234,17 @@ def _compute(args) -> int:
         for line in _variants(entry, preset, kept):
             print(line)
     if config_used:
-        path, reading, got = config_used
+        path, reading, preset, got = config_used
         given = {a.split("=")[0].strip() for a in args.assignments}
+        kept = {n: v for n, v in got.items() if n not in given}
         print(f"  from {path} ({reading.name}, model_type {reading.model_type}):")
-        for name, (text, key, note) in got.items():
-            if name not in given:
-                how = key + (f"; {note}" if note and key else note)
-                print(f"    {name} = {text}  ({how})")
+        for f in entry.fill:
+            if f.kind == "model" and f.input in kept:
+                value = preset.values[f.field]
+                how = value.note or (f"{f.field} = {value.derived}" if value.derived else f.field)
+                print(f"    {f.input} = {kept[f.input]}  ({how})")
+        for line in _variants(entry, preset, kept):
+            print(line)
     width = max(len(o.label) for o in entry.outputs)
     for o in entry.outputs:
         text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages

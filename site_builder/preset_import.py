@@ -1,7 +1,8 @@
 """A ``config.json`` written as a model preset file: ``python -m site_builder presets import``.
 
-Every value the config gives becomes ``{value, source: config, note: <the key>}``; values the
-loader derives (a head's width d / h, the key-value heads of MHA) are left out, as in any preset.
+Every value the config gives becomes ``{value, source: config, note: <the key>}``, the
+architecture's own fields (norm, biases) included; values the loader derives (a head's width
+d / h, the key-value heads of MHA, the counts) are left out, as in any preset.
 The file is checked by the presets' own loader before it is written, and an existing file is
 never overwritten silently.  The author then adds the model card's citation (the published
 parameter count, the training tokens) by hand.
@@ -14,7 +15,8 @@ import tempfile
 from pathlib import Path
 
 from .errors import Problems
-from .presets import fields, load_preset
+from .model_architecture import COUNTS
+from .presets import Preset, fields, load_preset
 from .runtime.hfconfig import Reading
 
 HEADER = "# yaml-language-server: $schema=../../../site_builder/preset.schema.json\n"
@@ -28,7 +30,7 @@ def slug(text: str) -> str:
 def kept(reading: Reading) -> dict:
     """The fields a preset file types: the schema's, less what the loader derives."""
     known = fields()["model"]
-    values = {k: v for k, v in reading.values.items() if k in known}
+    values = {k: v for k, v in reading.values.items() if k in known and k not in COUNTS}
     get = lambda n: values[n].value if n in values else None  # noqa: E731
     attention = get("attention")
     if attention != "mla":
@@ -57,6 +59,8 @@ def preset_text(reading: Reading, *, id: str, name: str, family: str, url: str) 
     values = kept(reading)
     keys = sorted({v.key for v in values.values() if v.key})
     left = {k: v for k, v in reading.values.items() if k not in fields()["model"]}
+    repo = url.split("huggingface.co/", 1)[1].split("/blob/", 1)[0] if "huggingface.co/" in url else ""
+    repo = repo or reading.name
     lines = [
         HEADER.rstrip("\n"),
         f"id: {id}",
@@ -65,14 +69,24 @@ def preset_text(reading: Reading, *, id: str, name: str, family: str, url: str) 
         f"family: {_quote(family)}",
         "sources:",
         "  config:",
-        f"    title: {_quote(f'{reading.name} config.json')}",
+        f"    title: {_quote(f'{repo} config.json')}",
         f"    url: {url}",
         f"    where: {_quote(', '.join(keys))}",
-        "values:",
     ]
+    family = reading.model_type
+    implied = [name for name, got in values.items() if not got.key]
+    if implied:  # what the config leaves to its family's code: its defaults, its fixed shapes
+        lines += [
+            "  code:",
+            f"    title: {_quote(f'Hugging Face Transformers, the {family} model (configuration and modelling code)')}",
+            f"    url: https://github.com/huggingface/transformers/tree/main/src/transformers/models/{family}",
+            f"    where: {_quote(f'configuration_{family}.py, modeling_{family}.py: ' + ', '.join(implied))}",
+        ]
+    lines.append("values:")
     for field_name, got in values.items():
         note = got.key + (f" ({got.note})" if got.note and got.key else got.note)
-        lines.append(f"  {field_name}: {{value: {_scalar(got.value)}, source: config, note: {_quote(note)}}}")
+        source = "config" if got.key else "code"
+        lines.append(f"  {field_name}: {{value: {_scalar(got.value)}, source: {source}, note: {_quote(note)}}}")
     note = [f"Imported from the config.json (model_type {reading.model_type})."]
     if left:
         note.append(
@@ -80,9 +94,28 @@ def preset_text(reading: Reading, *, id: str, name: str, family: str, url: str) 
             + ", ".join(f"{k} = {v.value} ({v.key or v.note})" for k, v in left.items())
             + ", which no preset field holds."
         )
-    note.append("Add the model card's citation for the published parameter count.")
+    if "params_counted" in reading.values:
+        note.append("The loader counts its parameters from these values (params_counted).")
+    else:
+        note.append(f"Its parameters are not counted: {reading.uncounted}.")
+    note.append("Add the model card's citation for the published parameter count (params).")
     lines.append(f"note: {_quote(' '.join(note))}")
     return "\n".join(lines) + "\n"
+
+
+def config_preset(reading: Reading, *, id: str = "config", url: str = "https://huggingface.co/") -> Preset:
+    """The config as a preset, loaded (derived values and counts included) without writing it:
+    what ``compute --config`` fills from.  Raises ValueError with the loader's report."""
+    text = preset_text(reading, id=id, name=reading.name, family=reading.model_type, url=url)
+    with tempfile.TemporaryDirectory() as tmp:
+        trial = Path(tmp) / "models" / f"{id}.yaml"
+        trial.parent.mkdir()
+        trial.write_text(text)
+        problems = Problems()
+        preset = load_preset(trial, problems)
+        if problems or preset is None:
+            raise ValueError(problems.report())
+    return preset
 
 
 def write_preset(reading: Reading, folder: Path, *, id: str, name: str, family: str, url: str, force: bool) -> Path:

@@ -105,7 +105,7 @@ def test_every_real_config_reads(path):
 @pytest.mark.parametrize("name", sorted(CHECKPOINT))
 def test_count_from_config_is_the_checkpoints(name):
     reading = H.read_config((CONFIGS / f"{name}.json").read_text())
-    assert reading.get("params") == CHECKPOINT[name]
+    assert reading.get("params_counted") == CHECKPOINT[name]
 
 
 @pytest.mark.parametrize(
@@ -118,14 +118,14 @@ def test_count_from_config_is_the_checkpoints(name):
     ],
 )
 def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
-    assert H.read_config((CONFIGS / f"{name}.json").read_text()).get("params") == hf_tensors(_config(name))
+    assert H.read_config((CONFIGS / f"{name}.json").read_text()).get("params_counted") == hf_tensors(_config(name))
 
 
 def test_moe_active_counts():
     mixtral = H.read_config((CONFIGS / "mixtral-8x7b.json").read_text())
-    assert mixtral.get("params_active") == 12_879_925_248  # the announcement's 12.9B
+    assert mixtral.get("params_active_counted") == 12_879_925_248  # the announcement's 12.9B
     lite = H.read_config((CONFIGS / "deepseek-v2-lite.json").read_text())
-    assert lite.get("params_active") == 2_661_150_208  # the card's 2.4B activated, excluding the embeddings
+    assert lite.get("params_active_counted") == 2_661_150_208  # the card's 2.4B activated, excluding the embeddings
     assert lite.get("moe_layers") == 26 and lite.values["moe_layers"].key == "first_k_dense_replace"
     assert lite.architecture.attention.kind == "mla" and lite.architecture.attention.q_rank == 0
 
@@ -151,7 +151,7 @@ def test_families_not_yet_counted_say_so():
         }
     )
     opt = H.read_config(text)
-    assert "params" not in opt.values and opt.architecture is None
+    assert "params_counted" not in opt.values and opt.architecture is None
     assert opt.uncounted == "the parameter count of a opt config is not derived here yet"
 
 
@@ -160,7 +160,7 @@ def test_deepseek_v3_counts_its_mtp_module_apart():
     counted = A.count(v3.architecture)
     assert v3.architecture.mtp == 1 and not v3.architecture.count_mtp
     assert "mtp" in dict(counted.left_out) and counted.part("mtp") == 0
-    assert v3.get("params_active") == 37_552_297_472  # the card's 37B activated
+    assert v3.get("params_active_counted") == 37_552_297_472  # the card's 37B activated
     assert v3.architecture.experts.router_bias and v3.architecture.experts.dense_layers == 3
 
 
@@ -221,7 +221,7 @@ def test_fill_json_is_what_the_page_gets():
     mapping = [
         ["L", "layers", "", ""],
         ["s", "context", "/", "1024"],
-        ["N", "params", "", ""],
+        ["N", "params_counted", "", ""],
         ["x", "experts", "", ""],
     ]
     got = json.loads(H.fill_json(text, json.dumps(mapping)))
@@ -243,7 +243,9 @@ def test_compute_with_a_config_prints_each_key(capsys):
     assert f"from {path} (MixtralForCausalLM, model_type mixtral):" in out
     assert "    E = 8  (num_local_experts)" in out
     assert "    k = 2  (num_experts_per_tok)" in out
-    assert "    N = 46702792704  (counted from the config's shapes (the architecture's one count))" in out
+    assert "    N = 46702792704  (params_counted = counted from the architecture)" in out
+    assert "  sizing = layers: MixtralForCausalLM selects it, because the preset gives each expert's width" in out
+    assert "  Active parameters per token                              1.288 × 10¹⁰ parameters" in out  # 12.9B
 
 
 def test_compute_with_a_config_that_fills_nothing(tmp_path, capsys):
@@ -261,7 +263,10 @@ def test_compute_with_a_config_that_fills_nothing(tmp_path, capsys):
         )
     )  # an OPT config is read, but not yet counted: entry 1 needs the count
     assert main(["compute", "1", "--config", str(path)]) == 2
-    assert "gives none of what fills Entry 1 (params, params_active, tokens)" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"--config: {path} gives none of what fills Entry 1 (params_active_counted, params_counted, tokens)\n"
+        "--config: the parameter count of a opt config is not derived here yet\n"
+    )
 
 
 def test_import_writes_a_preset_the_loader_accepts(tmp_path, capsys):
@@ -277,8 +282,10 @@ def test_import_writes_a_preset_the_loader_accepts(tmp_path, capsys):
     assert not problems, problems.report()
     assert preset.get("layers") == 40 and preset.values["layers"].note == "num_hidden_layers"
     assert preset.get("head_dim") == 128 and preset.values["head_dim"].note == "head_dim"
-    assert preset.get("params") == 12_247_782_400
+    assert preset.get("params_counted") == 12_247_782_400 and "params" not in preset.values  # the card's, by hand
+    assert preset.sources["config"].title == "mistralai/Mistral-Nemo-Instruct-2407 config.json"
     assert preset.sources["config"].where.startswith("head_dim, hidden_act, hidden_size")
+    assert preset.values["norm"].source == "code"  # the config leaves it to its family's code
     # Never overwritten silently.
     assert main(args) == 2
     assert capsys.readouterr().err == f"{written}: exists; pass --force to replace it, or --id to name another\n"
@@ -299,7 +306,7 @@ def test_shipped_presets_still_load():
 def test_architecture_is_the_runtimes_one_shape():
     reading = H.read_config((CONFIGS / "gpt2.json").read_text())
     assert isinstance(reading.architecture, A.Architecture)
-    assert A.count(reading.architecture).total == reading.get("params")
+    assert A.count(reading.architecture).total == reading.get("params_counted")
 
 
 def test_full_query_and_key_norms_span_every_head():
@@ -309,3 +316,25 @@ def test_full_query_and_key_norms_span_every_head():
     assert full - plain == 8 * 8 + 2 * 8  # a scale over the 8 query heads and one over the 2 key heads
     with pytest.raises(A.ArchitectureError, match="attention.qk_norm: 'rms' is not one of none, head, full"):
         A.Architecture(attention=A.Attention("gqa", 8, 2, 8, qk_norm="rms"), **base)
+
+
+COUNTED = [p.stem for p in FILES if H.read_config(p.read_text()).architecture is not None]
+
+
+@pytest.mark.parametrize("name", COUNTED)
+def test_an_imported_preset_is_counted_as_its_config(name, tmp_path):
+    """The presets' own path (preset file -> model_architecture -> the one count) gives the config's count."""
+    from site_builder.model_architecture import architecture
+    from site_builder.preset_import import write_preset
+
+    reading = H.read_config((CONFIGS / f"{name}.json").read_text())
+    url = f"https://huggingface.co/{name}/blob/main/config.json"
+    written = write_preset(reading, tmp_path / "models", id=name, name=name, family="f", url=url, force=False)
+    problems = Problems()
+    preset = P.load_preset(written, problems)
+    assert not problems, problems.report()
+    assert architecture({k: v.value for k, v in preset.values.items()}) == reading.architecture
+    for field in ("params_counted", "params_active_counted", "kv_per_token", "flops_per_token"):
+        assert preset.values.get(field, None) and preset.get(field) == reading.get(field) or (
+            field not in reading.values and field not in preset.values
+        ), field

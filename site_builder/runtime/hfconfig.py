@@ -341,7 +341,9 @@ def _deepseek(k: _Keys) -> None:
     k.take("kv_latent", "kv_lora_rank", "the key-value latent's width")
     k.take("rope_dim", "qk_rope_head_dim", "the decoupled rotary key's width")
     k.maybe("q_latent", "q_lora_rank", "the query latent's width")
-    k.take("v_head_dim", "v_head_dim", "the width of a value head")
+    value_dim = k.count("v_head_dim", "the width of a value head")
+    if value_dim != k.get("head_dim"):
+        k.put("value_dim", value_dim, "v_head_dim")
     _gated(k)
     k.take("ffn_dim", "intermediate_size", "the dense layers' feed-forward width")
     k.take("experts", "n_routed_experts", "the number of routed experts")
@@ -352,7 +354,7 @@ def _deepseek(k: _Keys) -> None:
     step = k.optional("moe_layer_freq", "the step between MoE layers") or 1
     moe = sum(1 for i in range(first, layers) if i % step == 0)
     k.put("moe_layers", moe, "first_k_dense_replace" if k.has("first_k_dense_replace") else "num_hidden_layers")
-    k.maybe("mtp_layers", "num_nextn_predict_layers", "the multi-token prediction modules", zero=True)
+    k.maybe("mtp_modules", "num_nextn_predict_layers", "the multi-token prediction modules", zero=True)
     _common_tail(k, tied_default=False)
 
 
@@ -571,94 +573,137 @@ def read(data: dict) -> Reading:
     arch, why = _architecture(keys)
     if arch is not None:
         counted = A.count(arch)
-        how = "counted from the config's shapes (the architecture's one count)"
-        keys.put("params", counted.total, "", how)
-        if counted.active != counted.total:
-            keys.put("params_active", counted.active, "", how)
+        for name, value, how in (
+            ("params_counted", counted.total, "counted from the architecture"),
+            (
+                "params_active_counted",
+                counted.active,
+                "counted from the architecture: the routed experts a token skips left out",
+            ),
+            (
+                "kv_per_token",
+                counted.kv_per_token,
+                "counted from the architecture: keys and values per token, all layers",
+            ),
+            (
+                "flops_per_token",
+                counted.flops_per_token,
+                "counted from the architecture: 2 per multiplying weight a token uses",
+            ),
+        ):
+            if name != "params_active_counted" or "experts" in keys.values:  # dense: all are active
+                keys.put(name, value, "", how)
     return Reading(model_type, _name(data), dict(keys.values), arch, why)
 
 
 # ---- the architecture, for the counts ----------------------------------------------------------
 
-# Families whose every weight the architecture describes, and how each departs from a Llama block.
-# Not yet counted (their fields are read): Gemma, OLMo 2, BERT, T5, OPT, Falcon and DBRX, whose
-# real configs are not yet among the test data the counts are held to.
-_BIAS = {"qwen2": (True, False), "qwen2_moe": (True, False), "phimoe": (True, True)}
+# Families whose every weight the architecture describes.  Not yet counted (their fields are
+# read): Qwen2-MoE, Gemma, OLMo 2, BERT, T5, OPT, Falcon and DBRX, whose real configs are not yet
+# among the test data the counts are held to.
 COUNTED = (
-    *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe"),
+    *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe"),
     *("deepseek_v2", "deepseek_v3", "phimoe", "gpt2"),
 )
-QK_NORM = {"qwen3": "head", "qwen3_moe": "head", "gemma3": "head", "gemma3_text": "head", "olmo2": "full"}
-NORMS_PER_LAYER = {"gemma2": 4, "gemma3": 4, "gemma3_text": 4}  # Gemma 2 and 3 norm each sublayer's input and output
+# How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
+_DEPARTS = {
+    "qwen2": {"qkv_bias": True},
+    "qwen3": {"qk_norm": "head"},
+    "qwen3_moe": {"qk_norm": "head"},
+    "phimoe": {"norm": "layernorm", "qkv_bias": True, "out_bias": True},
+    "deepseek_v3": {"router_bias": True},
+    "gpt2": {"norm": "layernorm", "qkv_bias": True, "out_bias": True, "ffn_bias": True},
+}
+_HOW = {
+    "norm": "the family's norm",
+    "qkv_bias": "the family's query, key and value projections carry biases",
+    "out_bias": "the family's output projection carries a bias",
+    "ffn_bias": "the family's feed-forward matrices carry biases",
+    "qk_norm": "the family norms each head's queries and keys (q_norm, k_norm)",
+    "router_bias": "the family's router carries a score-correction bias per expert",
+}
 
 
 def _architecture(k: _Keys):
-    """(Architecture, '') for a family the architecture describes whole, else (None, why not)."""
+    """(Architecture, '') for a family the architecture describes whole, else (None, why not).
+    Puts the architecture's own fields (norm, biases, positions, ...) among the reading's values."""
     if k.model_type not in COUNTED:
         return None, f"the parameter count of a {k.model_type} config is not derived here yet"
+    departs = _DEPARTS.get(k.model_type, {})
+    k.put("norm", departs.get("norm", "rmsnorm"), "", f"{_HOW['norm']}: {departs.get('norm', 'rmsnorm')}")
+    if k.has("attention_bias"):  # the config says; else the family's own
+        biased = k.flag("attention_bias", False)
+        if biased:
+            k.put("qkv_bias", True, "attention_bias")
+            k.put("out_bias", True, "attention_bias")
+    else:
+        for name in ("qkv_bias", "out_bias"):
+            if departs.get(name):
+                k.put(name, True, "", _HOW[name])
+    for name in ("ffn_bias", "qk_norm", "router_bias"):
+        if departs.get(name):
+            k.put(name, departs[name], "", _HOW[name])
+    if k.flag("lm_head_bias", False):
+        k.put("output_bias", True, "lm_head_bias")
+    if k.model_type == "gpt2":
+        k.put("positions", k.get("context"), "n_positions", "a learned position table")
+    if k.values.get("mtp_modules") and k.get("mtp_modules"):
+        k.put("mtp", "left_out", "", "the card's total leaves the multi-token prediction module out")
+    elif "mtp_modules" in k.values:
+        del k.values["mtp_modules"]
     v = {name: f.value for name, f in k.values.items()}
-    d = v["d_model"]
     try:
-        if k.model_type == "gpt2":
-            return A.Architecture(
-                layers=v["layers"],
-                d_model=d,
-                embeddings=A.Embeddings(v["vocab"], tied=True, positions=v["context"]),
-                attention=A.Attention("mha", v["heads"], v["heads"], v["head_dim"], qkv_bias=True, out_bias=True),
-                ffn=A.FeedForward("gelu", v["ffn_dim"], bias=True),
-                norms=A.Norms("layernorm", 2, True, True),
-            ), ""
-        qkv_bias, out_bias = _BIAS.get(k.model_type, (False, False))
-        if k.has("attention_bias"):
-            qkv_bias = out_bias = k.flag("attention_bias", False)
-        if k.model_type in ("qwen2", "qwen2_moe"):
-            out_bias = False
-        mla = v["attention"] == "mla"
-        attention = A.Attention(
-            v["attention"],
-            v["heads"],
-            v["kv_heads"],
-            v["head_dim"],
-            value_dim=v.get("v_head_dim", 0) if mla else 0,
-            q_rank=v.get("q_latent", 0) if mla else 0,
-            kv_rank=v.get("kv_latent", 0) if mla else 0,
-            rope_dim=v.get("rope_dim", 0) if mla else 0,
-            qkv_bias=qkv_bias,
-            out_bias=out_bias,
-            window=v.get("window", 0),
-            local_layers=v.get("local_layers", 0),
-            qk_norm=QK_NORM.get(k.model_type, ""),
-        )
-        experts = None
-        if "experts" in v:
-            dense = v["layers"] - v["moe_layers"]
-            if k.model_type in ("qwen2_moe",) and dense:
-                return None, "Qwen-MoE dense layers between MoE layers are not described by the architecture"
-            experts = A.Experts(
-                v["experts"],
-                v["experts_active"],
-                v["expert_ffn_dim"],
-                shared=v.get("shared_experts", 0),
-                shared_width=v.get("shared_ffn_dim", 0),
-                shared_gate=k.model_type == "qwen2_moe",
-                dense_layers=dense,
-                router_bias=k.model_type == "deepseek_v3",
-            )
-        layernorm = k.model_type == "phimoe"
-        return A.Architecture(
-            layers=v["layers"],
-            d_model=d,
-            embeddings=A.Embeddings(v["vocab"], tied=v["tied_embeddings"], output_bias=k.flag("lm_head_bias", False)),
-            attention=attention,
-            ffn=A.FeedForward("gated", v.get("ffn_dim", 0)),
-            norms=A.Norms(
-                "layernorm" if layernorm else "rmsnorm", NORMS_PER_LAYER.get(k.model_type, 2), True, layernorm
-            ),
-            experts=experts,
-            mtp=v.get("mtp_layers", 0),
-        ), ""
+        return _build(v), ""
     except A.ArchitectureError as bad:
         raise ConfigError("", f"these keys describe no transformer: {bad}") from None
+
+
+def _build(v: dict) -> A.Architecture:
+    """The architecture that a reading's values (the presets' field names) describe."""
+    get = v.get
+    kind = v["attention"]
+    experts = None
+    if "experts" in v:
+        experts = A.Experts(
+            routed=v["experts"],
+            active=get("experts_active", v["experts"]),
+            width=v["expert_ffn_dim"],
+            shared=get("shared_experts", 0),
+            dense_layers=v["layers"] - get("moe_layers", v["layers"]),
+            router_bias=get("router_bias", False),
+        )
+    norm = v["norm"]
+    return A.Architecture(
+        layers=v["layers"],
+        d_model=v["d_model"],
+        embeddings=A.Embeddings(
+            vocab=v["vocab"],
+            tied=v["tied_embeddings"],
+            positions=get("positions", 0),
+            output_bias=get("output_bias", False),
+        ),
+        attention=A.Attention(
+            kind=kind,
+            heads=v["heads"],
+            kv_heads=v["kv_heads"],
+            head_dim=v["head_dim"],
+            value_dim=get("value_dim", 0),
+            q_rank=get("q_latent", 0),
+            kv_rank=get("kv_latent", 0),
+            rope_dim=get("rope_dim", 0) if kind == "mla" else 0,
+            qkv_bias=get("qkv_bias", False),
+            out_bias=get("out_bias", False),
+            window=get("window", 0),
+            local_layers=get("local_layers", 0),
+            qk_norm=get("qk_norm", ""),
+        ),
+        ffn=A.FeedForward(kind=v["ffn_kind"], width=get("ffn_dim", 0), bias=get("ffn_bias", False)),
+        norms=A.Norms(kind=norm, per_layer=get("norms_per_layer", 2), final=True, bias=norm == "layernorm"),
+        experts=experts,
+        mtp=get("mtp_modules", 0),
+        count_mtp=get("mtp") == "counted",
+        count_pooler=False,  # no family read here has a pooler
+    )
 
 
 def _name(data: dict) -> str:
