@@ -73,7 +73,7 @@ def preset_text(reading: Reading, *, id: str, name: str, family: str, url: str) 
         f"    url: {url}",
         f"    where: {_quote(', '.join(keys))}",
     ]
-    family = reading.model_type
+    family = {"kimi_k2": "deepseek_v3"}.get(reading.model_type, reading.model_type)  # the code it runs
     implied = [name for name, got in values.items() if not got.key]
     if implied:  # what the config leaves to its family's code: its defaults, its fixed shapes
         lines += [

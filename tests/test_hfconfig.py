@@ -335,6 +335,8 @@ def test_an_imported_preset_is_counted_as_its_config(name, tmp_path):
     assert not problems, problems.report()
     assert architecture({k: v.value for k, v in preset.values.items()}) == reading.architecture
     for field in ("params_counted", "params_active_counted", "kv_per_token", "flops_per_token"):
-        assert preset.values.get(field, None) and preset.get(field) == reading.get(field) or (
-            field not in reading.values and field not in preset.values
+        assert (
+            preset.values.get(field, None)
+            and preset.get(field) == reading.get(field)
+            or (field not in reading.values and field not in preset.values)
         ), field

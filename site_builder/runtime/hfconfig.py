@@ -536,6 +536,7 @@ FAMILIES: dict = {
     "gemma3": _gemma,
     "gemma3_text": _gemma,
     "gpt2": _gpt2,
+    "kimi_k2": _deepseek,  # Kimi K2 is DeepSeek-V3's architecture (DeepseekV3ForCausalLM)
     "llama": _llama,
     "mistral": _llama,
     "mixtral": _mixtral,
@@ -603,7 +604,7 @@ def read(data: dict) -> Reading:
 # among the test data the counts are held to.
 COUNTED = (
     *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe"),
-    *("deepseek_v2", "deepseek_v3", "phimoe", "gpt2"),
+    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2"),
 )
 # How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
 _DEPARTS = {
@@ -612,6 +613,7 @@ _DEPARTS = {
     "qwen3_moe": {"qk_norm": "head"},
     "phimoe": {"norm": "layernorm", "qkv_bias": True, "out_bias": True},
     "deepseek_v3": {"router_bias": True},
+    "kimi_k2": {"router_bias": True},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "out_bias": True, "ffn_bias": True},
 }
 _HOW = {
