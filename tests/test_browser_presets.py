@@ -58,7 +58,7 @@ def test_filling_37_from_a_model_and_an_accelerator_and_the_link_reproduces(page
     open_entry(page, server, "/37/")
     page.select_option("#preset-model", "llama-3-70b")
     page.select_option("#preset-hardware", "h100-sxm")
-    wait_output(page, "ceiling", f"23.9{NBSP}tokens/s")  # 3.35 TB/s over 140 GB
+    wait_output(page, "ceiling", f"23.7{NBSP}tokens/s")  # 3.35 TB/s over 2 x 70,553,706,496 bytes
     assert page.input_value("#in-bandwidth") == "3.35T" and page.input_value("#in-peak_flops") == "989.4T"
     assert "From NVIDIA H100 SXM: NVIDIA H100 Tensor Core GPU datasheet" in page.text_content("#mark-bandwidth")
     assert "whitepaper" in page.text_content("#mark-peak_flops")
@@ -69,11 +69,27 @@ def test_filling_37_from_a_model_and_an_accelerator_and_the_link_reproduces(page
     other.problems = []
     other.on("console", lambda m: other.problems.append(m.text) if m.type in ("error", "warning") else None)
     open_entry(other, server, f"{link.path}?{link.query}")
-    wait_output(other, "ceiling", f"23.9{NBSP}tokens/s")
+    wait_output(other, "ceiling", f"23.7{NBSP}tokens/s")
     assert other.input_value("#preset-model") == "llama-3-70b" and other.input_value("#preset-hardware") == "h100-sxm"
-    assert other.input_value("#in-N") == "70B" and other.query_selector("#mark-peak_flops") is not None
+    assert other.input_value("#in-N") == "70553706496" and other.query_selector("#mark-peak_flops") is not None
+    assert "(derived: counted from the architecture)" in other.text_content("#mark-N")
     assert page.problems == [] and other.problems == []
     other.context.close()
+
+
+def test_filling_41_from_mixtral_selects_the_architecture_sizing_and_follows_its_experts(page, server):
+    open_entry(page, server, "/41/")
+    page.select_option("#preset-model", "mixtral-8x7b")
+    page.wait_for_function("() => document.getElementById('out-active').textContent.startsWith('1.288')")
+    assert page.input_value("#in-sizing") == "layers"  # the choice follows the model
+    assert page.input_value("#in-f") == ", ".join(["1/8"] * 8)  # the per-expert list follows E = 8
+    assert page.input_value("#in-E") == "8" and page.input_value("#in-N") == "46702792704"
+    assert "the preset gives each expert's width (expert_ffn_dim)" in page.text_content("#mark-sizing")
+    # No model: the book's sizing and its 64 shares come back.
+    page.select_option("#preset-model", "")
+    page.wait_for_function("() => document.getElementById('in-sizing').value === 'share'")
+    assert page.input_value("#in-f").count("1/64") == 64
+    assert page.problems == []
 
 
 def test_inputs_in_the_link_override_the_preset(page, server):

@@ -98,3 +98,13 @@ def test_the_book_defaults_stay_when_no_model_is_chosen(bank):
     defaults = {i["name"]: i["default"] for i in spec["inputs"]}
     assert defaults["sizing"] == "share" and str(defaults["N"]) in ("140B", "140000000000")
     assert json.dumps(defaults["f"]).count("1/64") == 64
+
+
+def test_entry_35_caches_what_the_architecture_counts_for_every_decoder_only_model(bank):
+    entries, models = bank
+    entry = entries["35"]
+    for preset in models.values():
+        if preset.has("encoder_layers") or not P.offers(entry, preset):
+            continue
+        out = run(entry, preset, beta="1", s="1")
+        assert out["per_token"]["value"] == preset.get("kv_per_token"), preset.id
