@@ -54,8 +54,16 @@ export function setupConfig({ spec, form, runner, addNotice, box }) {
     }
     say("Reading…");
     let reply;
+    const ask = async () => {
+      await runner.restarting;   // a worker the watchdog restarted answers once Python is in it again
+      return runner.call("config", { text, fill: JSON.stringify(spec.config_fill || []) }, 20000);
+    };
     try {
-      reply = await runner.call("config", { text, fill: JSON.stringify(spec.config_fill || []) }, 20000);
+      reply = await ask().catch(async (err) => {
+        if (!/Python is not loaded/.test(String(err && err.message))) throw err;
+        await runner.restarting;
+        return ask();
+      });
     } catch (err) {
       say(`Could not read it: ${String(err && err.message || err).slice(0, 200)}`, true);
       return;
