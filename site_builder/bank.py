@@ -8,9 +8,10 @@ from pathlib import Path
 
 from .check import check_chapters, check_entries, check_synthesis
 from .errors import BuildFailed, Problems
+from .fill import check_fill
 from .load import load_all, load_chapters, load_synthesis
 from .math import Typeset
-from .presets import check_fill, load_presets
+from .presets import load_presets
 from .typeset import typeset_bank
 
 

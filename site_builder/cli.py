@@ -151,7 +151,7 @@ def _compute(args) -> int:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
     if args.config:
-        from . import presets as P
+        from .fill import filled as fill_from
         from .preset_import import config_preset
 
         reading = _read_config(args.config)
@@ -162,7 +162,7 @@ def _compute(args) -> int:
         except ValueError as exc:
             print(f"{args.config}: {exc}", file=sys.stderr)
             return 1
-        got = P.filled(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
+        got = fill_from(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
         if not got:
             needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
             print(
@@ -219,7 +219,7 @@ def _compute(args) -> int:
         return 0
     print(f"{entry.label} · {entry.title}")
     for preset in used.values():  # where each filled constant came from; a name=value given wins
-        from .presets import filled
+        from .fill import filled
 
         given = {a.split("=")[0].strip() for a in args.assignments}
         kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
@@ -328,18 +328,19 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
     """The inputs --model / --hardware fill (the name=value arguments then override them) and the
     presets used, or
     None after printing the list asked for, or the ids that fill this entry when a name is unknown."""
-    from . import presets as P
+    from .fill import filled, offered
+    from .presets import load_presets
 
     problems = Problems()
-    found = P.load_presets(args.entries, problems)
+    found = load_presets(args.entries, problems)
     if problems:
         raise BuildFailed(problems)
-    offered = P.offered(entry, found)
+    offers = offered(entry, found)
     raw, used = {}, {}
     for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
         if not wanted:
             continue
-        choices = offered.get(kind, [])
+        choices = offers.get(kind, [])
         if wanted == "list" or wanted not in {p.id for p in choices}:
             ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
             if wanted == "list":
@@ -356,7 +357,7 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
                 )
             return None
         used[kind] = next(p for p in choices if p.id == wanted)
-        raw.update(P.filled(entry, used[kind]))
+        raw.update(filled(entry, used[kind]))
     return raw, used
 
 

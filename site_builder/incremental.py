@@ -24,8 +24,8 @@ from .bank import Bank, assemble
 from .build import site_files, source_date, write_file, write_site
 from .check import check_chapters, check_entry, check_feeds, check_ids, check_synthesis
 from .errors import BuildFailed, Problems
+from .fill import check_fill, resolve_case_presets
 from .load import load_file
-from .presets import check_fill, resolve_case_presets
 from .typeset import typeset_bank
 
 

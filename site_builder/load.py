@@ -10,8 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from . import yamlfile
-from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Fill, Input, Output, Plot, Synthesis, Where
+from . import fill, yamlfile
+from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Input, Output, Plot, Synthesis, Where
 from .errors import Problems
 from .runtime import page
 from .runtime.numbers import FORMATS
@@ -134,7 +134,7 @@ def _entry(path: Path, raw: dict, tree: Tree, problems: Problems) -> Entry | Non
             for k, f in enumerate(raw.get("feeds", []))
         ),
         fill=tuple(
-            _fill(kind, name, text, where("fill", kind, name), tree.under(("fill", kind, name)))
+            fill.read(kind, name, text, where("fill", kind, name), tree.under(("fill", kind, name)))
             for kind, mapping in raw.get("fill", {}).items()
             for name, text in mapping.items()
         ),
@@ -156,24 +156,6 @@ def _chart(p: dict) -> page.Plot:
     if p.get("when"):
         chart["when"] = dict(p["when"])
     return chart
-
-
-FILL = re.compile(r"(?P<field>[a-z][a-z0-9_]*)(?P<optional>\?)?(?:\s*(?P<op>[*/])\s*(?P<factor>[0-9.]+(?:e[0-9]+)?))?")
-
-
-def _fill(kind: str, name: str, text: str, where: Where, lines: dict) -> Fill:
-    """'layers', 'context?', 'memory / 1e9' -> Fill (the schema's pattern has admitted the text)."""
-    m = FILL.fullmatch(text.strip())
-    return Fill(
-        kind=kind,
-        input=name,
-        field=m["field"],
-        optional=bool(m["optional"]),
-        op=m["op"] or "",
-        factor=m["factor"] or "",
-        where=where,
-        lines=lines,
-    )
 
 
 def _slug(path: Path, entry_id, problems: Problems, where: Where) -> str:
@@ -324,9 +306,7 @@ def load_all(root: Path, problems: Problems, presets: dict | None = None) -> lis
     caller has loaded them already)."""
     entries = [e for e in (load_file(p, problems) for p in entry_files(root)) if e is not None]
     if any(case.preset for e in entries for case in e.cases):
-        from .presets import resolve_case_presets  # presets imports this module
-
-        entries = resolve_case_presets(entries, Path(root), problems, presets)
+        entries = fill.resolve_case_presets(entries, Path(root), problems, presets)
     if not entries and not problems:
         problems.add(Path(root), 1, "no entries: expected entries/NN-slug.yaml files")
     return sorted(entries, key=lambda e: (not e.in_bank, e.id if e.in_bank else 0, e.key))

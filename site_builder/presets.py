@@ -8,12 +8,12 @@ number is written twice.  Problems are collected in one pass, like the entries'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .entry import Entry, Fill, Where
+from .entry import Where
 from .errors import Problems
 from .model_architecture import (
     CHOICES,
@@ -26,7 +26,6 @@ from .model_architecture import (
     counts,
     missing,
 )
-from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
 from .yamlfile import Tree, compose, read_schema, schema_errors
 
@@ -432,160 +431,3 @@ def load_presets(entries_dir: Path, problems: Problems) -> dict[str, dict[str, P
         seen[preset.id] = path
         found[preset.kind][preset.id] = preset
     return found
-
-
-# ---- filling an entry's inputs ----------------------------------------------------------------
-
-
-def offers(entry: Entry, preset: Preset) -> bool:
-    """A preset is offered on an entry when it has every field the entry's mapping for its kind requires."""
-    items = [f for f in entry.fill if f.kind == preset.kind]
-    return bool(items) and all(preset.has(f.field) for f in items if not f.optional)
-
-
-def fill_value(item: Fill, preset: Preset) -> str:
-    """The input's value as a reader would type it, converted by the mapping's factor when it has one."""
-    value = preset.get(item.field)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value
-    if item.factor:
-        exact = Fraction(value) if isinstance(value, int) else Fraction(str(value))
-        exact = exact * Fraction(item.factor) if item.op == "*" else exact / Fraction(item.factor)
-        value = int(exact) if exact.denominator == 1 else float(exact)
-    return write_input(value)
-
-
-def filled(entry: Entry, preset: Preset) -> dict[str, str]:
-    """input name -> the text the preset puts in it (optional fields the preset lacks are left alone)."""
-    return {f.input: fill_value(f, preset) for f in entry.fill if f.kind == preset.kind and preset.has(f.field)}
-
-
-def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[Preset]]:
-    """kind -> the presets that fill this entry, by family and name."""
-    return {
-        kind: sorted((p for p in presets.get(kind, {}).values() if offers(entry, p)), key=lambda p: (p.family, p.name))
-        for kind in KINDS
-        if any(f.kind == kind for f in entry.fill)
-    }
-
-
-def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[page.Preset]]:
-    """What the page needs to fill this entry: only the offered presets, only their mapped values.
-
-    Each preset: id, name, family, sources (title, url, where; listed once), and for each input
-    its text and the index of its source."""
-    out = {}
-    for kind, chosen in offered(entry, presets).items():
-        if not chosen:
-            continue
-        items = []
-        for preset in chosen:
-            sources: list[dict] = []
-            values = {}
-            for f in entry.fill:
-                if f.kind != kind or not preset.has(f.field):
-                    continue
-                value = preset.values[f.field]
-                cite = preset.sources[value.source].cite() if value.source else {}
-                if cite not in sources:
-                    sources.append(cite)
-                values[f.input] = [
-                    fill_value(f, preset),
-                    sources.index(cite),
-                    f.field + (f" = {value.derived}" if value.derived else ""),
-                ]
-            items.append(
-                {"id": preset.id, "name": preset.name, "family": preset.family, "sources": sources, "values": values}
-            )
-        out[kind] = items
-    return out
-
-
-def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems: Problems) -> None:
-    """Mappings name real inputs and fields, and every offered preset computes on the entry."""
-    vocabulary = fields()
-    for entry in entries:
-        names = [i.name for i in entry.inputs]
-        bad = False
-        seen: dict[str, str] = {}
-        for item in entry.fill:
-            at = f"fill.{item.kind}.{item.input}"
-            if item.input not in names:
-                problems.add(
-                    item.where.path, item.where.line, f"{at}: no input {item.input!r}; inputs: {', '.join(names)}"
-                )
-                bad = True
-            if item.field not in vocabulary[item.kind]:
-                problems.add(
-                    item.where.path,
-                    item.where.line,
-                    f"{at}: {item.field!r} is not a {item.kind} field; fields: {', '.join(vocabulary[item.kind])}",
-                )
-                bad = True
-            if item.input in seen:
-                problems.add(
-                    item.where.path,
-                    item.where.line,
-                    f"{at}: {item.input!r} is filled by the {seen[item.input]} mapping too",
-                )
-                bad = True
-            seen[item.input] = item.kind
-        calc = calculators.get(entry.key)
-        if bad or calc is None:
-            continue
-        for kind, chosen in offered(entry, presets).items():
-            for preset in chosen:
-                try:
-                    calc.run(filled(entry, preset))
-                except Exception as exc:  # a DomainError names the input; anything else is the formula's
-                    where = entry.at("fill", kind, getattr(exc, "name", ""))  # that input's fill line
-                    problems.add(
-                        where.path,
-                        where.line,
-                        f"fill.{kind}: preset {preset.id!r} gives inputs the entry rejects: {exc}",
-                    )
-
-
-def resolve_case_presets(
-    entries: list[Entry], root: Path, problems: Problems, presets: dict | None = None
-) -> list[Entry]:
-    """A case that names presets takes its inputs from them through the entry's fill mapping;
-    the inputs it writes itself override them.  The preset files' own problems are reported
-    where the bank loads them (bank.gather), not here; ``presets``, when the caller has them loaded."""
-    if presets is None:
-        presets = load_presets(root, Problems())
-    out = []
-    for entry in entries:
-        cases = []
-        for case in entry.cases:
-            if case.preset:
-                inputs: dict = {}
-                for kind, pid in case.preset.items():
-                    preset = presets.get(kind, {}).get(pid)
-                    where = case.at("preset", kind) or entry.where
-                    if preset is None:
-                        known = ", ".join(sorted(presets.get(kind, {}))) or "none"
-                        problems.add(
-                            where.path,
-                            where.line,
-                            f"case {case.id}: preset.{kind}: no {kind} preset {pid!r}; presets: {known}",
-                        )
-                    elif not offers(entry, preset):
-                        missing = [
-                            f.field for f in entry.fill if f.kind == kind and not f.optional and not preset.has(f.field)
-                        ]
-                        why = f"it lacks {', '.join(missing)}" if missing else f"the entry has no fill.{kind} mapping"
-                        problems.add(
-                            where.path,
-                            where.line,
-                            f"case {case.id}: preset.{kind}: {pid!r} cannot fill this entry: {why}",
-                        )
-                    else:
-                        inputs.update(filled(entry, preset))
-                inputs.update(case.inputs)
-                case = replace(case, inputs=inputs)
-            cases.append(case)
-        out.append(replace(entry, cases=tuple(cases)))
-    return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import presets as preset_fill
+from . import fill
 from .entry import Entry
 from .results import Results
 from .runtime import page
@@ -22,9 +22,9 @@ def page_spec(entry: Entry, results: Results, meta: page.Meta, targets: dict, pr
         "solve": solve_spec(entry, results.run),
         "reserved": list(page.RESERVED),
     }
-    fill = preset_fill.spec(entry, presets)
-    if fill:
-        spec["presets"] = fill  # only the presets that fill this entry, only their mapped values
+    filling = fill.spec(entry, presets)
+    if filling:
+        spec["presets"] = filling  # only the presets that fill this entry, only their mapped values
     mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
     if mapping:
         spec["config_fill"] = mapping  # what a pasted config.json fills (runtime/hfconfig.py, in the worker)

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from site_builder import fill as F
 from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems
@@ -25,7 +26,7 @@ def bank():
 
 
 def run(entry, preset, **given):
-    inputs = {**P.filled(entry, preset), **given}
+    inputs = {**F.filled(entry, preset), **given}
     return Calculator(entry.spec()).run(inputs)["outputs"]
 
 
@@ -42,7 +43,7 @@ def test_every_parameter_count_a_model_fills_is_the_architecture_count(bank):
 def test_mixtral_in_entry_41_selects_the_architecture_sizing_and_gives_its_published_active_count(bank):
     entries, models = bank
     entry, mixtral = entries["41"], models["mixtral-8x7b"]
-    filled = P.filled(entry, mixtral)
+    filled = F.filled(entry, mixtral)
     assert filled["sizing"] == "layers"
     assert filled["f"] == filled["P"] == ", ".join(["1/8"] * 8)
     out = run(entry, mixtral)
@@ -60,7 +61,7 @@ def test_deepseek_v2_in_entry_41_counts_shared_experts_and_dense_layers(bank):
 def test_deepseek_v2_in_entry_35_uses_mla(bank):
     entries, models = bank
     entry, v2 = entries["35"], models["deepseek-v2"]
-    assert P.filled(entry, v2)["attention"] == "mla"
+    assert F.filled(entry, v2)["attention"] == "mla"
     out = run(entry, v2, s="1")
     assert out["total"]["value"] == v2.get("kv_per_token") * 2  # bf16 elements, as the entry's default bytes
 
@@ -85,7 +86,7 @@ def test_compute_says_which_variant_a_model_selected_and_why(capsys):
 
 def test_the_page_marks_a_filled_variant_with_its_reason(bank):
     entries, _ = bank
-    spec = P.spec(entries["41"], P.load_presets(ENTRIES, Problems()))
+    spec = F.spec(entries["41"], P.load_presets(ENTRIES, Problems()))
     mixtral = next(p for p in spec["model"] if p["id"] == "mixtral-8x7b")
     text, _, how = mixtral["values"]["sizing"]
     assert text == "layers" and how.startswith("moe_sizing = the preset gives each expert's width")
@@ -104,7 +105,7 @@ def test_entry_35_caches_what_the_architecture_counts_for_every_decoder_only_mod
     entries, models = bank
     entry = entries["35"]
     for preset in models.values():
-        if preset.has("encoder_layers") or not P.offers(entry, preset):
+        if preset.has("encoder_layers") or not F.offers(entry, preset):
             continue
         out = run(entry, preset, beta="1", s="1")
         assert out["per_token"]["value"] == preset.get("kv_per_token"), preset.id

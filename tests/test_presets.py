@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from site_builder import fill as F
 from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems, shown
@@ -103,14 +104,14 @@ def test_a_preset_is_offered_only_where_it_has_every_required_field(bank_and_pre
     entries, presets = bank_and_presets
     kv = next(e for e in entries if e.key == "35")
     llama = presets["model"]["llama-3-70b"]
-    assert P.offers(kv, llama)
-    assert P.filled(kv, llama) == {"L": "80", "H_kv": "8", "d_head": "128", "s": "8192", "attention": "gqa"}
+    assert F.offers(kv, llama)
+    assert F.filled(kv, llama) == {"L": "80", "H_kv": "8", "d_head": "128", "s": "8192", "attention": "gqa"}
     no_head_dim = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "head_dim"}})
-    assert not P.offers(kv, no_head_dim)
+    assert not F.offers(kv, no_head_dim)
     no_kv_heads = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "kv_heads"}})
-    assert P.offers(kv, no_kv_heads) and "H_kv" not in P.filled(kv, no_kv_heads)  # latent attention has none
+    assert F.offers(kv, no_kv_heads) and "H_kv" not in F.filled(kv, no_kv_heads)  # latent attention has none
     no_context = P.Preset(**{**llama.__dict__, "values": {k: v for k, v in llama.values.items() if k != "context"}})
-    assert P.offers(kv, no_context) and "s" not in P.filled(kv, no_context)  # s: context? is optional
+    assert F.offers(kv, no_context) and "s" not in F.filled(kv, no_context)  # s: context? is optional
 
 
 def test_a_mapping_converts_units_without_retyping(bank_and_presets):
@@ -118,13 +119,13 @@ def test_a_mapping_converts_units_without_retyping(bank_and_presets):
 
     _, presets = bank_and_presets
     h100 = presets["hardware"]["h100-sxm"]
-    assert P.fill_value(Fill("hardware", "M", "memory", op="/", factor="1e9"), h100) == "80"
-    assert P.fill_value(Fill("hardware", "W", "memory_bandwidth"), h100) == "3.35T"
+    assert F.fill_value(Fill("hardware", "M", "memory", op="/", factor="1e9"), h100) == "80"
+    assert F.fill_value(Fill("hardware", "W", "memory_bandwidth"), h100) == "3.35T"
 
 
 def _every_fill(entries, presets):
     for entry in entries:
-        for _kind, chosen in P.offered(entry, presets).items():
+        for _kind, chosen in F.offered(entry, presets).items():
             for preset in chosen:
                 yield entry, preset
 
@@ -134,14 +135,14 @@ def test_every_preset_computes_on_every_entry_it_fills(bank_and_presets):
     pairs = list(_every_fill(entries, presets))
     assert {e.key for e, _ in pairs} >= {"35", "37"}
     for entry, preset in pairs:
-        result = Calculator(entry.spec()).run(P.filled(entry, preset))
+        result = Calculator(entry.spec()).run(F.filled(entry, preset))
         assert set(result["outputs"]) == {o.name for o in entry.outputs}, (entry.key, preset.id)
 
 
 def test_the_page_spec_carries_only_the_offered_presets_mapped_values(bank_and_presets):
     entries, presets = bank_and_presets
     mfu = next(e for e in entries if e.key == "37")
-    spec = P.spec(mfu, presets)
+    spec = F.spec(mfu, presets)
     assert set(spec) == {"model", "hardware"}
     h100 = next(p for p in spec["hardware"] if p["id"] == "h100-sxm")
     assert set(h100["values"]) == {"bandwidth", "peak_flops"}
@@ -150,7 +151,7 @@ def test_the_page_spec_carries_only_the_offered_presets_mapped_values(bank_and_p
     assert h100["sources"][source]["url"].startswith("https://")
     assert all("flops_fp8" not in str(v) for v in h100["values"].values())
     unrelated = next(e for e in entries if e.key == "2")
-    assert P.spec(unrelated, presets) == {}
+    assert F.spec(unrelated, presets) == {}
 
 
 def test_docs_list_every_field():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from site_builder import fill as F
 from site_builder import presets as P
 from site_builder.errors import Problems
 from tests.support import ENTRIES, load_bank
@@ -28,12 +29,12 @@ def test_every_published_case_cites_where_its_figure_is_printed():
 def test_a_case_takes_the_presets_values_and_its_own_inputs_override_them():
     entry = next(e for e in BANK if e.key == "1")
     case = next(c for c in entry.cases if c.id == "pub-gpt-3-175b-training-compute")
-    filled = P.filled(entry, PRESETS["model"]["gpt-3-175b"])
+    filled = F.filled(entry, PRESETS["model"]["gpt-3-175b"])
     assert case.inputs["N"] == filled["N"] == "174604259328"  # the architecture's count fills N
     assert case.inputs["D"] == filled["D"] == "300B"  # the preset's tokens fill D
     entry = next(e for e in BANK if e.key == "43")
     case = next(c for c in entry.cases if c.id == "pub-lora-gpt-3-frozen-weights-350gb")
-    assert P.filled(entry, PRESETS["model"]["gpt-3-175b"])["N"] == "174604259328"
+    assert F.filled(entry, PRESETS["model"]["gpt-3-175b"])["N"] == "174604259328"
     assert case.inputs["N"] == "175B"  # the case's own N (the paper's) wins
 
 
@@ -42,7 +43,7 @@ def test_every_named_preset_exists_and_fills_its_entry():
         for kind, pid in (case.preset or {}).items():
             preset = PRESETS[kind].get(pid)
             assert preset is not None, (case.id, kind, pid)
-            assert P.offers(entry, preset), (case.id, pid)
-            for name, _text in P.filled(entry, preset).items():
+            assert F.offers(entry, preset), (case.id, pid)
+            for name, _text in F.filled(entry, preset).items():
                 if name not in case.inputs:
                     raise AssertionError(f"{case.id}: {name} from {pid} did not reach the inputs")

@@ -102,7 +102,7 @@ class Source(TypedDict):
 
 
 class Preset(TypedDict):
-    """A model or an accelerator that fills this entry's inputs (site_builder.presets.spec)."""
+    """A model or an accelerator that fills this entry's inputs (site_builder.fill.spec)."""
 
     id: str
     name: str
