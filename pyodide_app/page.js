@@ -460,6 +460,12 @@ function initPage() {
   presets = setupPresets(spec, form, addNotice);
   setupVersions({ spec, form, addNotice });   // ?version=N: that version's results beside these
   setupNotation();   // the statement's symbols and their fields light each other
+  // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
+  const pasteBox = document.getElementById("presets");
+  const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox }));
+  document.getElementById("config-paste")?.addEventListener("click", () => openConfig().then((c) => c.open()), { once: true });
+  pasteBox?.addEventListener("dragover", (event) => event.preventDefault());
+  pasteBox?.addEventListener("drop", (event) => { event.preventDefault(); openConfig().then((c) => c.drop(event.dataTransfer)); });
   linked = {};
   reserved = new Set(spec.reserved);
   for (const [name, value] of new URLSearchParams(location.search)) {

@@ -85,6 +85,8 @@ const handlers = {
   solve: ({ entry, raw, question, accessed, units }) =>
     JSON.parse(runtime.solve_json(entry, JSON.stringify(raw), JSON.stringify(question), accessed || "",
                                   units ? JSON.stringify(units) : "")),
+  // A pasted config.json, read by the runtime's bounded parser (runtime/hfconfig.py): nothing in it is run.
+  config: ({ text, fill }) => JSON.parse(py.pyimport("site_runtime.hfconfig").fill_json(text, fill)),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
   // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.

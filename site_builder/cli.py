@@ -29,9 +29,6 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("only", nargs="*", type=Path, metavar="FILE", help="report only problems in these files")
     u = sub.add_parser("urls", help="print every published URL; --write updates netlify.toml's alias redirects")
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
-    t = sub.add_parser("presets", help="the model presets: 'table' prints docs/models.md (--write rewrites it)")
-    t.add_argument("action", choices=["table"])
-    t.add_argument("--write", action="store_true", help="rewrite docs/models.md")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
     c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
     c.add_argument(
@@ -51,6 +48,23 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="fill inputs from an accelerator (entries/presets/hardware/); 'list' lists them",
     )
+    c.add_argument(
+        "--config",
+        type=Path,
+        metavar="CONFIG_JSON",
+        help="fill inputs from a model's Hugging Face config.json (printing the key each value came from)",
+    )
+    r = sub.add_parser("presets", help="the model presets: 'table' prints docs/models.md; 'import' reads a config.json")
+    rs = r.add_subparsers(dest="action", required=True)
+    rt = rs.add_parser("table", help="print docs/models.md, the table of every model's counts (--write rewrites it)")
+    rt.add_argument("--write", action="store_true", help="rewrite docs/models.md")
+    ri = rs.add_parser("import", help="write entries/presets/models/<id>.yaml from a config.json")
+    ri.add_argument("config", type=Path, metavar="CONFIG_JSON")
+    ri.add_argument("--id", help="the preset's id (default: from the config's name)")
+    ri.add_argument("--name", help="the name the menu shows (default: the config's name)")
+    ri.add_argument("--family", help="the menu's family (default: the config's model_type)")
+    ri.add_argument("--url", help="the config's https address (default: its Hugging Face page, from its name)")
+    ri.add_argument("--force", action="store_true", help="replace an existing preset file")
     return p
 
 
@@ -69,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "urls":
             return _urls(args)
         if args.command == "presets":
-            return _presets(args)
+            return _import(args) if args.action == "import" else _presets(args)
         if args.command == "build":
             from .build import build_site
 
@@ -137,6 +151,33 @@ def _compute(args) -> int:
         if chosen is None:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
+    if args.config:
+        from .fill import filled as fill_from
+        from .preset_import import config_preset
+
+        reading = _read_config(args.config)
+        if reading is None:
+            return 2
+        try:
+            preset = config_preset(reading)
+        except ValueError as exc:
+            print(f"{args.config}: {exc}", file=sys.stderr)
+            return 1
+        got = fill_from(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
+        if not got:
+            needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
+            print(
+                f"--config: {args.config} gives none of what fills {entry.label}"
+                + (f" ({needs})" if needs else ": it has no model fill mapping"),
+                file=sys.stderr,
+            )
+            if reading.uncounted and needs:
+                print(f"--config: {reading.uncounted}", file=sys.stderr)
+            return 2
+        raw.update(got)
+        config_used = (args.config, reading, preset, got)
+    else:
+        config_used = None
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
@@ -191,6 +232,18 @@ def _compute(args) -> int:
             f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
             f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
         )
+        for line in _variants(entry, preset, kept):
+            print(line)
+    if config_used:
+        path, reading, preset, got = config_used
+        given = {a.split("=")[0].strip() for a in args.assignments}
+        kept = {n: v for n, v in got.items() if n not in given}
+        print(f"  from {path} ({reading.name}, model_type {reading.model_type}):")
+        for f in entry.fill:
+            if f.kind == "model" and f.input in kept:
+                value = preset.values[f.field]
+                how = value.note or (f"{f.field} = {value.derived}" if value.derived else f.field)
+                print(f"    {f.input} = {kept[f.input]}  ({how})")
         for line in _variants(entry, preset, kept):
             print(line)
     width = max(len(o.label) for o in entry.outputs)
@@ -307,6 +360,67 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
         used[kind] = next(p for p in choices if p.id == wanted)
         raw.update(filled(entry, used[kind]))
     return raw, used
+
+
+def _read_config(path: Path):
+    """A config.json read, or None after printing what is wrong as path:line: key: message."""
+    from .runtime.hfconfig import ConfigError, read_config
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: cannot read it: {exc}", file=sys.stderr)
+        return None
+    try:
+        return read_config(text)
+    except ConfigError as bad:
+        print(f"{path}:{_line_of(text, bad.key)}: {bad}", file=sys.stderr)
+        return None
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line where a key is written (its last part), or 1 for a key the config lacks."""
+    if key:
+        where = text.find(f'"{key.rsplit(".", 1)[-1]}"')
+        if where >= 0:
+            return text.count("\n", 0, where) + 1
+    return 1
+
+
+def _import(args) -> int:
+    from .preset_import import slug, write_preset
+
+    reading = _read_config(args.config)
+    if reading is None:
+        return 2
+    id = args.id or slug(reading.name)
+    url = args.url or (f"https://huggingface.co/{reading.name}/blob/main/config.json" if "/" in reading.name else "")
+    if not url.startswith("https://"):
+        print(
+            f"{args.config}: the config does not name its Hugging Face repository (_name_or_path); "
+            "give its address with --url https://...",
+            file=sys.stderr,
+        )
+        return 2
+    folder = args.entries / "presets" / "models"
+    try:
+        target = write_preset(
+            reading,
+            folder,
+            id=id,
+            name=args.name or reading.name.rsplit("/", 1)[-1],
+            family=args.family or reading.model_type,
+            url=url,
+            force=args.force,
+        )
+    except FileExistsError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(f"wrote {target}: {len(target.read_text().splitlines())} lines; add the model card's citation")
+    return 0
 
 
 def _presets(args) -> int:

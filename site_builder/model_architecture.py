@@ -102,6 +102,7 @@ def architecture(values: dict) -> Architecture:
             positions=get("positions", 0),
             segments=get("segments", 0),
             norm=get("embedding_norm", False),
+            output_bias=get("output_bias", False),
         ),
         attention=Attention(
             kind=kind,
@@ -118,6 +119,7 @@ def architecture(values: dict) -> Architecture:
             local_layers=get("local_layers", 0),
             relative={"none": ""}.get(get("relative_positions", ""), get("relative_positions", "")),
             relative_buckets=get("relative_buckets", 0),
+            qk_norm=get("qk_norm", ""),
         ),
         ffn=FeedForward(kind=values["ffn_kind"], width=get("ffn_dim", 0), bias=get("ffn_bias", False)),
         norms=Norms(

@@ -29,6 +29,9 @@ def page_spec(
     filling = fill.spec(entry, presets)
     if filling:
         spec["presets"] = filling  # only the presets that fill this entry, only their mapped values
+    mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
+    if mapping:
+        spec["config_fill"] = mapping  # what a pasted config.json fills (runtime/hfconfig.py, in the worker)
     return spec
 
 

@@ -1,10 +1,11 @@
 // Runs the site's Python runtime in real Pyodide (the npm package, under Node), booted the two
 // ways pages boot: from the start-up stdlib (the runtime precompiled inside it) and from the
 // memory snapshot made from it (read back by the pages' own pyodide_app/snapshot.js).
-// stdin: {"stdlib": path, "snapshot": path, "allowed": [module],
+// stdin: {"stdlib": path, "snapshot": path, "allowed": [module], "configs": [{"key", "text", "mapping"}],
 //         "entries": [{"spec": {...}, "runs": [{"key", "raw"}], "solves": [{"key", "raw", "question"}]}]}
 // stdout: {"<way>": {"python": "3.x", "imports": {module: "ok" | error}, "results": {"key": <run_json reply>},
-//                    "solves": {"key": <solve_json reply>}, "solve_ms": {"key": milliseconds}}}
+//                    "solves": {"key": <solve_json reply>}, "solve_ms": {"key": milliseconds},
+//                    "configs": {"key": <hfconfig.fill_json reply>}}}
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { loadPyodide } from "pyodide";
@@ -13,7 +14,7 @@ import { AFTER_RESTORE, expandSnapshot } from "../pyodide_app/snapshot.js";
 let input = "";
 process.stdin.setEncoding("utf8");
 for await (const chunk of process.stdin) input += chunk;
-const { stdlib, snapshot, allowed, entries } = JSON.parse(input);
+const { stdlib, snapshot, allowed, entries, configs = [] } = JSON.parse(input);
 
 async function run(options) {
   const py = await loadPyodide({ packages: [], stdLibURL: stdlib, ...options });
@@ -35,7 +36,11 @@ async function run(options) {
       solveMs[key] = performance.now() - started;
     }
   }
-  return { python: py.runPython("import sys; sys.version.split()[0]"), imports, results, solves, solve_ms: solveMs };
+  // Pasted config.json files, read as the page's worker reads them (runtime/hfconfig.py).
+  const hfconfig = py.pyimport("site_runtime.hfconfig");
+  const configReplies = {};
+  for (const { key, text, mapping } of configs) configReplies[key] = JSON.parse(hfconfig.fill_json(text, JSON.stringify(mapping)));
+  return { python: py.runPython("import sys; sys.version.split()[0]"), imports, results, solves, solve_ms: solveMs, configs: configReplies };
 }
 
 const out = {

@@ -82,6 +82,7 @@ def pyodide_results(tmp_path_factory):
         "entries": [
             {"spec": e.spec(), "runs": runs, "solves": _solves(e, CALCULATORS[e.key])} for e, runs in _runs(ENTRIES)
         ],
+        "configs": [{"key": key, "text": text, "mapping": mapping} for key, text, mapping in PASTES],
     }
     proc = subprocess.run(
         ["node", str(ROOT / "tests" / "pyodide_runner.mjs")],
@@ -137,6 +138,23 @@ def test_pyodide_is_a_different_python(pyodide_results, way):
 
 
 ENTRIES, CALCULATORS = load_bank()
+
+# Pasted configs, real and hostile, each with a mapping that asks for every field a model fills.
+_FIELDS = sorted({f.field for e in ENTRIES for f in e.fill if f.kind == "model"})
+_MAPPING = [[name, name, "", ""] for name in _FIELDS]
+PASTES = [(p.stem, p.read_text(), _MAPPING) for p in sorted((ROOT / "tests" / "data" / "configs").glob("*.json"))] + [
+    (p.stem, p.read_text(), _MAPPING) for p in sorted((ROOT / "tests" / "bad_configs").glob("*.json"))
+]
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("key, text, mapping", PASTES, ids=[k for k, _, _ in PASTES])
+def test_a_pasted_config_reads_alike_in_pyodide(key, text, mapping, way, pyodide_results):
+    from site_builder.runtime.hfconfig import fill_json
+
+    assert pyodide_results[way]["configs"][key] == json.loads(fill_json(text, json.dumps(mapping)))
+
+
 RUNS = [(entry, run) for entry, runs in _runs(ENTRIES) for run in runs]
 SOLVES = [(entry, solve) for entry in ENTRIES for solve in _solves(entry, CALCULATORS[entry.key])]
 

@@ -20,6 +20,7 @@ ATTENTION_KINDS = ("mha", "gqa", "mqa", "mla")
 FFN_KINDS = ("gelu", "relu", "gated")
 NORM_KINDS = ("layernorm", "rmsnorm")
 RELATIVE_KINDS = ("", "buckets", "xl")
+QK_NORM_KINDS = ("", "head", "full")
 
 # Parts of the breakdown, in the order a table lists them.
 PARTS = (
@@ -28,7 +29,7 @@ PARTS = (
     "positions",  # a learned absolute position table
     "segments",  # a segment (token type) table
     "relative",  # relative-position weights (T5's bucket tables, Transformer-XL's projections)
-    "attention",  # self-attention projections (and MLA's latent norms), with their biases
+    "attention",  # self-attention projections (and MLA's latent norms, query and key norms), with their biases
     "cross_attention",  # the decoder's attention over the encoder, encoder-decoder models only
     "feed_forward",  # dense feed-forward layers
     "routed_experts",  # every routed expert of every MoE layer
@@ -93,6 +94,9 @@ class Attention:
                projection of the sinusoidal relative encoding, d x heads x head_dim, and two
                biases of heads x head_dim).
     relative_buckets: T5's ``relative_attention_num_buckets``.
+    qk_norm:   norms on the queries and keys before attention: "" none; "head" one scale of
+               head_dim each for queries and keys, shared by the heads (Qwen3, Gemma 3);
+               "full" a scale over all query heads and one over all key heads (OLMo 2).
     """
 
     kind: str
@@ -109,6 +113,7 @@ class Attention:
     local_layers: int = 0
     relative: str = ""
     relative_buckets: int = 0
+    qk_norm: str = ""
 
     @property
     def v_dim(self) -> int:
@@ -302,6 +307,8 @@ def validate(arch: Architecture) -> list[str]:
         out.append(f"attention.local_layers: {a.local_layers} exceeds layers {arch.layers}")
     if a.local_layers and not a.window:
         out.append("attention.local_layers: given without window")
+    if a.qk_norm not in QK_NORM_KINDS:
+        out.append(f"attention.qk_norm: {a.qk_norm!r} is not one of none, head, full")
     if a.relative not in RELATIVE_KINDS:
         out.append(f"attention.relative: {a.relative!r} is not one of none, buckets, xl")
     elif (a.relative == "buckets") != bool(a.relative_buckets):
@@ -347,7 +354,8 @@ def _attention(a: Attention, d: int) -> int:
         return q + kv + out + (d if a.out_bias else 0)
     q, kv = a.heads * a.head_dim, a.kv_heads * a.head_dim
     weights = d * q + 2 * d * kv + q * d
-    return weights + (q + 2 * kv if a.qkv_bias else 0) + (d if a.out_bias else 0)
+    norms = {"": 0, "head": 2 * a.head_dim, "full": q + kv}[a.qk_norm]
+    return weights + (q + 2 * kv if a.qkv_bias else 0) + (d if a.out_bias else 0) + norms
 
 
 def _relative(arch: Architecture) -> int:

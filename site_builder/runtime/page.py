@@ -178,6 +178,7 @@ class PageSpec(Spec):
     reserved: list[str]  # RESERVED: query names that are the page's, not an input's
     presets: NotRequired[dict[str, list[Preset]]]  # kind (model, hardware) -> the presets that fill this entry
     versions: Versions
+    config_fill: NotRequired[list[list[str]]]  # [input, preset field, op, factor]: what a pasted config.json fills
 
 
 # ----------------------------------------------------------------------------- the shared rules

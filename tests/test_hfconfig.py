@@ -1,0 +1,342 @@
+"""A model's own config.json: read into preset fields with the key of each, counted through the
+architecture, refused cleanly when bad or hostile; ``compute --config`` and ``presets import``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from site_builder import presets as P
+from site_builder.cli import main
+from site_builder.errors import Problems
+from site_builder.runtime import architecture as A
+from site_builder.runtime import hfconfig as H
+from tests.support import ENTRIES
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+FILES = sorted(CONFIGS.glob("*.json"))
+BAD = Path(__file__).parent / "bad_configs"
+BAD_FILES = sorted(BAD.glob("*.json"))
+
+
+def _config(name: str) -> dict:
+    return json.loads((CONFIGS / f"{name}.json").read_text())
+
+
+def hf_tensors(c: dict) -> int:
+    """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
+    shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
+    llama, mistral, mixtral, qwen2, phimoe; and GPT-2)."""
+    t = c["model_type"]
+    if t == "gpt2":
+        d, v, n, L = c["n_embd"], c["vocab_size"], c["n_positions"], c["n_layer"]
+        inner = c.get("n_inner") or 4 * d
+        block = (d * 3 * d + 3 * d) + (d * d + d) + (d * inner + inner) + (inner * d + d) + 2 * (2 * d)
+        return v * d + n * d + L * block + 2 * d  # wte, wpe, h.*, ln_f; lm_head is wte
+    d, L, v = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"]
+    h, kv = c["num_attention_heads"], c.get("num_key_value_heads", c["num_attention_heads"])
+    hd = c.get("head_dim") or d // h
+    bias = c.get("attention_bias", t in ("qwen2", "phimoe"))
+    q_proj = d * h * hd + (h * hd if bias else 0)
+    k_proj = v_proj = d * kv * hd + (kv * hd if bias else 0)
+    o_proj = h * hd * d + (d if bias and t != "qwen2" else 0)
+    norm = 2 * d if t == "phimoe" else d  # PhiMoE's LayerNorm has a bias
+    if t in ("mixtral", "phimoe"):
+        e, w = c["num_local_experts"], c["intermediate_size"]
+        mlp = e * 3 * d * w + e * d  # experts' w1, w2, w3 and the gate
+    elif t == "qwen3_moe":
+        e, w = c["num_experts"], c["moe_intermediate_size"]
+        mlp = e * 3 * d * w + e * d  # experts' gate, up and down projections and the router
+    else:
+        mlp = 3 * d * c["intermediate_size"]  # gate_proj, up_proj, down_proj
+    qk_norm = 2 * hd if t in ("qwen3", "qwen3_moe") else 0  # q_norm, k_norm over one head's width
+    block = q_proj + k_proj + v_proj + o_proj + qk_norm + mlp + 2 * norm
+    lm_head = 0 if c.get("tie_word_embeddings", False) else v * d + (v if c.get("lm_head_bias") else 0)
+    return v * d + L * block + norm + lm_head
+
+
+# The count each config implies, as its checkpoint reports it (the sum of its tensors).
+CHECKPOINT = {
+    "codellama-34b": 33_743_970_304,
+    "deepseek-v2-lite": 15_706_484_224,
+    "gpt2": 124_439_808,
+    "llama-2-7b": 6_738_415_616,
+    "llama-2-70b": 68_976_648_192,
+    "llama-3-1-8b": 8_030_261_248,
+    "llama-3-1-70b": 70_553_706_496,
+    "mistral-nemo": 12_247_782_400,
+    "mixtral-8x7b": 46_702_792_704,
+    "qwen2-5-7b": 7_615_616_512,
+    "qwen2-5-1-5b": 1_543_714_304,
+    "qwen2-5-32b": 32_763_876_352,
+    "qwen2-5-72b": 72_706_203_648,
+    "llama-2-13b": 13_015_864_320,
+    "llama-3-1-405b": 405_853_388_800,
+    "llama-3-3-70b": 70_553_706_496,
+    "mixtral-8x22b": 140_620_634_112,
+    "deepseek-v3": 671_026_419_200,  # without the multi-token prediction module, as the card counts 671B
+    "deepseek-r1": 671_026_419_200,
+    "qwen3-8b": 8_190_735_360,
+    "qwen3-14b": 14_768_307_200,
+    "qwen3-32b": 32_762_123_264,
+    "qwen3-30b-a3b": 30_532_122_624,
+    "qwen3-235b-a22b": 235_093_634_560,
+    "qwen3-coder-480b-a35b": 480_154_875_392,
+    "qwen2-5-3b": 3_085_938_688,
+    "mistral-7b": 7_241_732_096,
+    "deepseek-v3-1": 671_026_419_200,
+}
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_real_config_reads(path):
+    reading = H.read_config(path.read_text())
+    assert reading.model_type == json.loads(path.read_text())["model_type"]
+    for name in ("layers", "d_model", "heads", "kv_heads", "head_dim", "vocab"):
+        assert name in reading.values, name
+    for name, got in reading.values.items():  # every value says where it came from
+        assert got.key or got.note, name
+        if got.key:
+            assert H._Keys(json.loads(path.read_text()), "").raw(got.key) is not None, got.key
+
+
+@pytest.mark.parametrize("name", sorted(CHECKPOINT))
+def test_count_from_config_is_the_checkpoints(name):
+    reading = H.read_config((CONFIGS / f"{name}.json").read_text())
+    assert reading.get("params_counted") == CHECKPOINT[name]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        p.stem
+        for p in FILES
+        if json.loads(p.read_text())["model_type"]
+        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "gpt2")
+    ],
+)
+def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
+    assert H.read_config((CONFIGS / f"{name}.json").read_text()).get("params_counted") == hf_tensors(_config(name))
+
+
+def test_moe_active_counts():
+    mixtral = H.read_config((CONFIGS / "mixtral-8x7b.json").read_text())
+    assert mixtral.get("params_active_counted") == 12_879_925_248  # the announcement's 12.9B
+    lite = H.read_config((CONFIGS / "deepseek-v2-lite.json").read_text())
+    assert lite.get("params_active_counted") == 2_661_150_208  # the card's 2.4B activated, excluding the embeddings
+    assert lite.get("moe_layers") == 26 and lite.values["moe_layers"].key == "first_k_dense_replace"
+    assert lite.architecture.attention.kind == "mla" and lite.architecture.attention.q_rank == 0
+
+
+def test_what_the_config_fixes_is_named():
+    gpt2 = H.read_config((CONFIGS / "gpt2.json").read_text())
+    assert gpt2.values["ffn_dim"] == H.Field(3072, "", "n_inner null: GPT-2's feed-forward width is 4 n_embd")
+    qwen = H.read_config((CONFIGS / "qwen2-5-7b.json").read_text())
+    assert "window" not in qwen.values  # use_sliding_window: false
+    nemo = H.read_config((CONFIGS / "mistral-nemo.json").read_text())
+    assert nemo.values["head_dim"] == H.Field(128, "head_dim")  # 5120 / 32 = 160 is not its head
+
+
+def test_families_not_yet_counted_say_so():
+    text = json.dumps(
+        {
+            "model_type": "opt",
+            "num_hidden_layers": 2,
+            "hidden_size": 64,
+            "num_attention_heads": 4,
+            "ffn_dim": 256,
+            "vocab_size": 100,
+        }
+    )
+    opt = H.read_config(text)
+    assert "params_counted" not in opt.values and opt.architecture is None
+    assert opt.uncounted == "the parameter count of a opt config is not derived here yet"
+
+
+def test_deepseek_v3_counts_its_mtp_module_apart():
+    v3 = H.read_config((CONFIGS / "deepseek-v3.json").read_text())
+    counted = A.count(v3.architecture)
+    assert v3.architecture.mtp == 1 and not v3.architecture.count_mtp
+    assert "mtp" in dict(counted.left_out) and counted.part("mtp") == 0
+    assert v3.get("params_active_counted") == 37_552_297_472  # the card's 37B activated
+    assert v3.architecture.experts.router_bias and v3.architecture.experts.dense_layers == 3
+
+
+def test_query_and_key_norms_are_counted():
+    qwen3 = H.read_config((CONFIGS / "qwen3-8b.json").read_text()).architecture
+    assert qwen3.attention.qk_norm == "head"
+    plain = A.count(
+        A.Architecture(**{**qwen3.__dict__, "attention": A.Attention(**{**qwen3.attention.__dict__, "qk_norm": ""})})
+    )
+    assert A.count(qwen3).total - plain.total == 36 * 2 * 128
+
+
+@pytest.mark.parametrize("path", BAD_FILES, ids=[p.stem for p in BAD_FILES])
+def test_bad_config_reports_exactly(path, capsys):
+    assert main(["compute", "35", "--config", str(path)]) == 2
+    expected = path.with_suffix(".txt").read_text().replace("{path}", str(path))
+    assert capsys.readouterr().err == expected
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("x" * (H.MAX_CHARS + 1), f"{H.MAX_CHARS + 1} characters: a config.json is at most 262144 (256 KiB)"),
+        ("[" * 100_000 + "]" * 100_000, "nested more than 8 deep: no config.json is"),
+        ("[" * 9 + "]" * 9, "nested more than 8 deep: no config.json is"),
+        (
+            '{"a": "[[[[[[[[[[[["}',
+            "model_type: missing: a config.json names its architecture; known: " + ", ".join(H.FAMILIES),
+        ),
+        ("", "empty: paste the contents of a model's config.json"),
+        (
+            '{"model_type": "__import__(\'os\')"}',
+            "model_type: \"__import__('os')\" is not an architecture read here; known: " + ", ".join(H.FAMILIES),
+        ),
+        (
+            '{"model_type": "llama", "num_hidden_layers": true}',
+            "num_hidden_layers: true: the layer count is a whole number",
+        ),
+        (
+            '{"model_type": "llama", "num_hidden_layers": 1.5}',
+            "num_hidden_layers: a number: the layer count is a whole number",
+        ),
+        (
+            '{"model_type": ["llama"]}',
+            "model_type: a list is not an architecture read here; known: " + ", ".join(H.FAMILIES),
+        ),
+        ('{"model_type": "llama", "x": -Infinity}', "-Infinity is not a number JSON allows"),
+    ],
+)
+def test_hostile_text_is_refused_cleanly(text, message):
+    with pytest.raises(H.ConfigError) as refused:
+        H.read_config(text)
+    assert str(refused.value) == message
+
+
+def test_fill_json_is_what_the_page_gets():
+    text = (CONFIGS / "llama-3-1-8b.json").read_text()
+    mapping = [
+        ["L", "layers", "", ""],
+        ["s", "context", "/", "1024"],
+        ["N", "params_counted", "", ""],
+        ["x", "experts", "", ""],
+    ]
+    got = json.loads(H.fill_json(text, json.dumps(mapping)))
+    assert got["ok"] and got["model_type"] == "llama" and got["missing"] == ["experts"]
+    assert got["values"]["L"] == ["32", "num_hidden_layers", ""]
+    assert got["values"]["s"] == ["128", "max_position_embeddings", ""]
+    assert got["values"]["N"][0] == "8030261248" and got["values"]["N"][1] == ""
+    bad = json.loads(H.fill_json('{"model_type": "rwkv"}', "[]"))
+    assert bad == {
+        "ok": False,
+        "error": "model_type: 'rwkv' is not an architecture read here; known: " + ", ".join(H.FAMILIES),
+    }
+
+
+def test_compute_with_a_config_prints_each_key(capsys):
+    path = CONFIGS / "mixtral-8x7b.json"
+    assert main(["compute", "41", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"from {path} (MixtralForCausalLM, model_type mixtral):" in out
+    assert "    E = 8  (num_local_experts)" in out
+    assert "    k = 2  (num_experts_per_tok)" in out
+    assert "    N = 46702792704  (params_counted = counted from the architecture)" in out
+    assert "  sizing = layers: MixtralForCausalLM selects it, because the preset gives each expert's width" in out
+    assert "  Active parameters per token                              1.288 × 10¹⁰ parameters" in out  # 12.9B
+
+
+def test_compute_with_a_config_that_fills_nothing(tmp_path, capsys):
+    path = tmp_path / "config.json"
+    path.write_text(
+        json.dumps(
+            {
+                "model_type": "opt",
+                "num_hidden_layers": 2,
+                "hidden_size": 64,
+                "num_attention_heads": 4,
+                "ffn_dim": 256,
+                "vocab_size": 100,
+            }
+        )
+    )  # an OPT config is read, but not yet counted: entry 1 needs the count
+    assert main(["compute", "1", "--config", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"--config: {path} gives none of what fills Entry 1 (params_active_counted, params_counted, tokens)\n"
+        "--config: the parameter count of a opt config is not derived here yet\n"
+    )
+
+
+def test_import_writes_a_preset_the_loader_accepts(tmp_path, capsys):
+    entries = tmp_path / "entries"
+    path = CONFIGS / "mistral-nemo.json"
+    args = ["--entries", str(entries), "presets", "import", str(path), "--id", "mistral-nemo-12b"]
+    args += ["--url", "https://huggingface.co/mistralai/Mistral-Nemo-Instruct-2407/blob/main/config.json"]
+    assert main(args) == 0
+    written = entries / "presets" / "models" / "mistral-nemo-12b.yaml"
+    assert f"wrote {written}" in capsys.readouterr().out
+    problems = Problems()
+    preset = P.load_preset(written, problems)
+    assert not problems, problems.report()
+    assert preset.get("layers") == 40 and preset.values["layers"].note == "num_hidden_layers"
+    assert preset.get("head_dim") == 128 and preset.values["head_dim"].note == "head_dim"
+    assert preset.get("params_counted") == 12_247_782_400 and "params" not in preset.values  # the card's, by hand
+    assert preset.sources["config"].title == "mistralai/Mistral-Nemo-Instruct-2407 config.json"
+    assert preset.sources["config"].where.startswith("head_dim, hidden_act, hidden_size")
+    assert preset.values["norm"].source == "code"  # the config leaves it to its family's code
+    # Never overwritten silently.
+    assert main(args) == 2
+    assert capsys.readouterr().err == f"{written}: exists; pass --force to replace it, or --id to name another\n"
+    assert main([*args, "--force"]) == 0
+
+
+def test_import_needs_an_address_when_the_config_names_no_repository(tmp_path, capsys):
+    assert main(["--entries", str(tmp_path), "presets", "import", str(CONFIGS / "gpt2.json")]) == 2
+    assert "give its address with --url https://..." in capsys.readouterr().err
+
+
+def test_shipped_presets_still_load():
+    problems = Problems()
+    P.load_presets(ENTRIES, problems)
+    assert not problems, problems.report()
+
+
+def test_architecture_is_the_runtimes_one_shape():
+    reading = H.read_config((CONFIGS / "gpt2.json").read_text())
+    assert isinstance(reading.architecture, A.Architecture)
+    assert A.count(reading.architecture).total == reading.get("params_counted")
+
+
+def test_full_query_and_key_norms_span_every_head():
+    base = dict(layers=1, d_model=64, embeddings=A.Embeddings(10), ffn=A.FeedForward("gated", 8))
+    plain = A.count(A.Architecture(attention=A.Attention("gqa", 8, 2, 8), **base)).total
+    full = A.count(A.Architecture(attention=A.Attention("gqa", 8, 2, 8, qk_norm="full"), **base)).total
+    assert full - plain == 8 * 8 + 2 * 8  # a scale over the 8 query heads and one over the 2 key heads
+    with pytest.raises(A.ArchitectureError, match="attention.qk_norm: 'rms' is not one of none, head, full"):
+        A.Architecture(attention=A.Attention("gqa", 8, 2, 8, qk_norm="rms"), **base)
+
+
+COUNTED = [p.stem for p in FILES if H.read_config(p.read_text()).architecture is not None]
+
+
+@pytest.mark.parametrize("name", COUNTED)
+def test_an_imported_preset_is_counted_as_its_config(name, tmp_path):
+    """The presets' own path (preset file -> model_architecture -> the one count) gives the config's count."""
+    from site_builder.model_architecture import architecture
+    from site_builder.preset_import import write_preset
+
+    reading = H.read_config((CONFIGS / f"{name}.json").read_text())
+    url = f"https://huggingface.co/{name}/blob/main/config.json"
+    written = write_preset(reading, tmp_path / "models", id=name, name=name, family="f", url=url, force=False)
+    problems = Problems()
+    preset = P.load_preset(written, problems)
+    assert not problems, problems.report()
+    assert architecture({k: v.value for k, v in preset.values.items()}) == reading.architecture
+    for field in ("params_counted", "params_active_counted", "kv_per_token", "flops_per_token"):
+        assert (
+            preset.values.get(field, None)
+            and preset.get(field) == reading.get(field)
+            or (field not in reading.values and field not in preset.values)
+        ), field
