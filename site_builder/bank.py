@@ -10,6 +10,7 @@ from .check import check_chapters, check_entries, check_synthesis
 from .errors import BuildFailed, Problems
 from .load import load_all, load_chapters, load_synthesis
 from .math import Typeset
+from .plan_check import load_plans
 from .presets import check_fill, load_presets
 from .typeset import typeset_bank
 
@@ -26,6 +27,7 @@ class Bank:
     intro: str
     presets: dict = field(default_factory=dict)  # kind -> id -> Preset (entries/presets/)
     chapters: dict = field(default_factory=dict)  # chapter number -> Chapter, from entries/_chapters.yaml
+    plans: dict = field(default_factory=dict)  # plan id -> (Plan, PlanCalculator), from entries/plans/
 
 
 def gather(entries_dir: Path, problems: Problems) -> Bank:
@@ -38,8 +40,9 @@ def gather(entries_dir: Path, problems: Problems) -> Bank:
     check_fill(entries, presets, calculators, problems)
     check_synthesis(prompts, entries, problems)
     check_chapters(chapters, entries, problems)
+    plans = load_plans(entries_dir, entries, calculators, presets, problems)
     typeset, css = typeset_bank(entries, problems, prompts) if entries else (Typeset(), "")
-    return Bank(entries, calculators, typeset, css, prompts, intro, presets, chapters)
+    return Bank(entries, calculators, typeset, css, prompts, intro, presets, chapters, plans)
 
 
 def assemble(entries_dir: Path) -> Bank:

@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     u = sub.add_parser("urls", help="print every published URL; --write updates netlify.toml's alias redirects")
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
-    c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
+    c.add_argument("entry", help="entry id: 1-50 or a toolkit id; or a plan: train-plan, serve-plan")
     c.add_argument(
         "assignments",
         nargs="*",
@@ -99,7 +99,8 @@ def _check(args) -> int:
     print(
         f"0 errors: {len(entries)} entries ({sum(e.in_bank for e in entries)} bank, "
         f"{sum(not e.in_bank for e in entries)} toolkit), {cases} cases, {checks} checks reproduced, "
-        f"{len(checked.calculators)} formulas"
+        f"{len(checked.calculators)} formulas; {len(checked.plans)} plans, "
+        f"{sum(len(plan.cases) for plan, _ in checked.plans.values())} plan cases"
     )
     return 0
 
@@ -110,6 +111,10 @@ def _compute(args) -> int:
     from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
 
+    if args.entry.endswith("-plan"):
+        from .plan_cli import compute_plan
+
+        return compute_plan(args)
     problems = Problems()
     wanted = args.entry.lstrip("e")
     matches = [

@@ -182,6 +182,7 @@ class Site:
             old.intro,
             old.presets,
             old.chapters,
+            old.plans,  # a plan edit restarts the full build; an entry edit keeps them as checked
         )
         return checked, (fresh[0].key if fresh else None), css
 
