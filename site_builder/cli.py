@@ -285,7 +285,7 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
 
 def _urls(args) -> int:
     from .load import load_all
-    from .urls import NETLIFY, netlify_with_aliases, url_map
+    from .urls import NETLIFY, netlify_with_aliases, plan_urls, url_map
 
     problems = Problems()
     entries = load_all(args.entries, problems)
@@ -295,5 +295,5 @@ def _urls(args) -> int:
         NETLIFY.write_text(netlify_with_aliases(NETLIFY.read_text(), entries))
         print(f"updated the alias redirects in {NETLIFY.name}")
         return 0
-    print("\n".join(url_map(entries)))
+    print("\n".join(url_map(entries, plan_urls(args.entries))))
     return 0

@@ -68,8 +68,10 @@ class Renderer:
         date: str = "1970-01-01",
         presets: dict | None = None,
         chapters: dict | None = None,
+        plans: list | None = None,
     ):
         self.entries = entries
+        self.plans = plans or []  # plan.Plan items: the index and /chapters/ link them
         self.presets = presets or {}
         self.chapter_notes = chapters or {}
         self.by_key = {e.key: e for e in entries}
