@@ -57,7 +57,7 @@ function show(value) {
   }
   for (const link of document.querySelectorAll("a[data-step]")) {
     const step = value.steps[link.dataset.step];
-    if (step) link.href = step.href;
+    if (step) link.setAttribute("href", step.href);   // an SVG link too (its href is read-only)
   }
   const query = new URLSearchParams(value.query);
   for (const kind of ["model", "hardware"]) {

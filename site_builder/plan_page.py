@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from . import dataflow
 from . import presets as preset_fill
 from .runtime.numbers import write_input
 from .runtime.page import RESERVED
@@ -29,6 +30,7 @@ def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str]
 def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
     """``{path: bytes}`` of every plan's page."""
     by_key = {e.key: e for e in entries}
+    drawn = dataflow.diagrams(plans)
     files = {}
     for plan, calc in plans.values():
         run = calc.run({})
@@ -51,6 +53,7 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
             default_text={i.name: write_input(i.default) for i in plan.inputs},
             summary=Markup(renderer.md(plan.summary)),
             fill=spec["presets"],
+            dataflow=Markup(drawn[plan.id]),
         )
         files[plan.url.strip("/") + "/index.html"] = html.encode()
     return files
