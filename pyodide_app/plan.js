@@ -155,7 +155,7 @@ async function solveBackwards(event) {
   answer.textContent = "Solving…";
   try {
     await ready();
-    const reply = await runner.call("plan_solve", { plan: mine.spec.id, raw: raw(), question }, WATCHDOG_MS * 2);
+    const reply = await runner.call("plan_solve", { plan: mine.spec.id, raw: raw(), question }, WATCHDOG_MS * 4);
     if (mine !== state) return;
     if (!reply.ok) { answer.textContent = Object.values(reply.errors).join(" "); return; }
     answer.textContent = reply.value.message;
