@@ -58,7 +58,9 @@ def test_solving_backwards_fills_the_freed_input(page, server):
     page.fill("#solve-target", "80GB")
     page.select_option("#solve-input", "b")
     page.click("#plan-solve-form button[type=submit]")
-    page.wait_for_function("() => document.querySelector('article.plan').dataset.solved === 'b'", timeout=PYTHON_READY_MS)
+    page.wait_for_function(
+        "() => document.querySelector('article.plan').dataset.solved === 'b'", timeout=PYTHON_READY_MS
+    )
     assert "at most 80" in page.text_content("#solve-answer").replace("\u00a0", " ")
     assert page.input_value("#in-b") == "3"
 
