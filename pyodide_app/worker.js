@@ -89,6 +89,13 @@ const handlers = {
   config: ({ text, fill }) => JSON.parse(py.pyimport("site_runtime.hfconfig").fill_json(text, fill)),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
+  // Plans (runtime/plan.py): the same Python composing the entries' calculators.
+  plan_load: ({ spec }) => JSON.parse(py.pyimport("site_runtime.plan").load(JSON.stringify(spec))),
+  plan_run: ({ plan, raw, units }) =>
+    JSON.parse(py.pyimport("site_runtime.plan").run_json(plan, JSON.stringify(raw), units ? JSON.stringify(units) : "")),
+  plan_solve: ({ plan, raw, question, units }) =>
+    JSON.parse(py.pyimport("site_runtime.plan").solve_json(plan, JSON.stringify(raw), JSON.stringify(question),
+                                                            units ? JSON.stringify(units) : "")),
   // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.
   memory: () => ({ heap: py._module.HEAP8.length, objects: py.runPython("import gc; gc.collect(); len(gc.get_objects())") }),
 };

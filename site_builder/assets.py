@@ -57,6 +57,8 @@ class Assets:
     runtime: tuple[str, ...]
     version: str
     qr_js: str = ""  # the QR encoder, loaded only when a reader opens the QR code
+    plan_js: str = ""  # a plan's page (pyodide_app/plan.js, plan.css)
+    plan_css: str = ""
 
 
 def _katex_css(css: bytes) -> bytes:
@@ -174,4 +176,6 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         runtime=tuple(url(p) for p in files if p.startswith("static/runtime/")),
         version=version,
         qr_js="/" + next(p for p in files if p.startswith("vendor/uqr/")),
+        plan_js=url("static/plan.js"),
+        plan_css=url("static/plan.css"),
     )

@@ -19,6 +19,7 @@ from .errors import BuildFailed, Problems
 from .fill import check_fill, resolve_case_presets
 from .load import entry_files, load_chapters, load_file, load_synthesis, order
 from .math import Typeset
+from .plan_check import load_plans
 from .presets import load_presets
 from .typeset import typeset_bank
 from .versions import Versions, check_versions, load_versions, unversioned
@@ -37,6 +38,7 @@ class Bank:
     presets: dict = field(default_factory=dict)  # kind -> id -> Preset (entries/presets/)
     chapters: dict = field(default_factory=dict)  # chapter number -> Chapter, from entries/_chapters.yaml
     versions: Versions = field(default_factory=lambda: unversioned([]))  # entries/_versions.yaml
+    plans: dict = field(default_factory=dict)  # plan id -> (Plan, PlanCalculator), from entries/plans/
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Draft:
     css: str = ""
     rules: dict = field(default_factory=dict)  # a rebuild's: entry key -> the style rules of its TeX
     versions: Versions = field(default_factory=lambda: unversioned([]))
+    plans: dict = field(default_factory=dict)
 
     @property
     def whole(self) -> bool:
@@ -79,6 +82,7 @@ class Draft:
             self.presets,
             self.chapters,
             self.versions,
+            self.plans,
         )
 
 
@@ -150,6 +154,11 @@ def _versions(d: Draft, problems: Problems) -> None:
     check_versions(d.versions, d.entries, d.presets, problems)
 
 
+def _plans(d: Draft, problems: Problems) -> None:
+    """The plans (entries/plans/), checked against the bank's entries as they now are."""
+    d.plans = load_plans(d.root, d.entries, d.calculators, d.presets, problems)
+
+
 def _typeset(d: Draft, problems: Problems) -> None:
     """The TeX read anew: the whole bank's in one KaTeX run, or each edited entry's with its style rules."""
     if d.whole:
@@ -173,6 +182,7 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("synthesis", _synthesis),
     ("chapters", _chapters),
     ("versions", _versions),
+    ("plans", _plans),
     ("typeset", _typeset),
 )
 # Every step but typesetting: the bank checked, with no KaTeX run (the tests' shared bank).

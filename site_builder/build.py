@@ -21,6 +21,8 @@ from .assets import assets, digest, package_version, static, vendored
 from .bank import Bank, assemble
 from .cache import Cache, key
 from .entry import Entry
+from .plan_check import plan_files as plan_sources
+from .plan_page import plan_files
 from .presets import preset_files
 from .render import Renderer
 from .results import Results, results
@@ -98,8 +100,8 @@ def site_files(
     files[wasm + ".xz"] = xz.compressed(files[wasm], wasm)
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
-    files["search-index.json"] = search.index_json(entries, checked.chapters)
-    sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir)
+    files["search-index.json"] = search.index_json(entries, checked.chapters, [p for p, _ in checked.plans.values()])
+    sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir) + plan_sources(entries_dir)
     version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
     renderer = Renderer(
         entries,
@@ -110,6 +112,7 @@ def site_files(
         presets=checked.presets,
         chapters=checked.chapters,
         versions=checked.versions,
+        plans=[p for p, _ in checked.plans.values()],
     )
     qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
@@ -117,6 +120,7 @@ def site_files(
         files.update(made)
         if entry.key == first and on_first is not None:
             on_first(made)
+    files.update(plan_files(renderer, checked.plans, entries))
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()

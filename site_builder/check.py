@@ -480,7 +480,7 @@ def check_chapters(chapters: dict, entries: list[Entry], problems: Problems) -> 
             )
 
 
-_BASE_WORDS = {"bytes": "bytes", "flop": "FLOPs", "time": "seconds"}
+_BASE_WORDS = {"bytes": "bytes", "flop": "FLOPs", "time": "seconds", "money": "dollars"}
 
 
 def _dimension_words(unit: str) -> str:

@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     u = sub.add_parser("urls", help="print every published URL; --write updates netlify.toml's alias redirects")
     u.add_argument("--write", action="store_true", help="rewrite the alias block of netlify.toml")
     c = sub.add_parser("compute", help="evaluate an entry in CPython")
-    c.add_argument("entry", help="entry id: 1-50 or a toolkit id")
+    c.add_argument("entry", help="entry id: 1-50 or a toolkit id; or a plan: train-plan, serve-plan")
     c.add_argument(
         "assignments",
         nargs="*",
@@ -118,7 +118,8 @@ def _check(args) -> int:
     print(
         f"0 errors: {len(entries)} entries ({sum(e.in_bank for e in entries)} bank, "
         f"{sum(not e.in_bank for e in entries)} toolkit), {cases} cases, {checks} checks reproduced, "
-        f"{len(checked.calculators)} formulas"
+        f"{len(checked.calculators)} formulas; {len(checked.plans)} plans, "
+        f"{sum(len(plan.cases) for plan, _ in checked.plans.values())} plan cases"
     )
     return 0
 
@@ -130,6 +131,10 @@ def _compute(args) -> int:
     from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
 
+    if args.entry.endswith("-plan"):
+        from .plan_cli import compute_plan
+
+        return compute_plan(args)
     problems = Problems()
     wanted = args.entry.lstrip("e")
     matches = [
@@ -442,7 +447,7 @@ def _presets(args) -> int:
 
 def _urls(args) -> int:
     from .load import load_all
-    from .urls import NETLIFY, netlify_with_aliases, url_map
+    from .urls import NETLIFY, netlify_with_aliases, plan_urls, url_map
 
     problems = Problems()
     entries = load_all(args.entries, problems)
@@ -452,5 +457,5 @@ def _urls(args) -> int:
         NETLIFY.write_text(netlify_with_aliases(NETLIFY.read_text(), entries))
         print(f"updated the alias redirects in {NETLIFY.name}")
         return 0
-    print("\n".join(url_map(entries)))
+    print("\n".join(url_map(entries, plan_urls(args.entries))))
     return 0

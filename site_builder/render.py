@@ -72,9 +72,11 @@ class Renderer:
         presets: dict | None = None,
         chapters: dict | None = None,
         versions: Versions | None = None,
+        plans: list | None = None,
     ):
         self.entries = entries
         self.versions = versions or unversioned(entries)
+        self.plans = plans or []  # plan.Plan items: the index and /chapters/ link them
         self.presets = presets or {}
         self.chapter_notes = chapters or {}
         self.by_key = {e.key: e for e in entries}

@@ -137,5 +137,27 @@ def notation_documents(entries: list[Entry]) -> list[dict]:
     return docs
 
 
-def index_json(entries: list[Entry], chapters: dict | None = None) -> bytes:
-    return json.dumps(index_documents(entries, chapters), ensure_ascii=False, separators=(",", ":")).encode()
+def plan_documents(plans) -> list[dict]:
+    """One document per plan (plan.Plan): found by its title, its aliases, its summary, the words
+    of its inputs and answers, and the titles of the entries it composes."""
+    return [
+        {
+            "id": plan.id,
+            "url": plan.url,
+            "label": "Plan",
+            "title": plan.title,
+            "aliases": " · ".join(plan.aliases),
+            "chapter": "",
+            "covers": "composed from entries " + ", ".join(dict.fromkeys(s.entry_key for s in plan.steps)),
+            "section": "Plans",
+            "statement": _plain(plan.summary),
+            "symbols": " ".join(sorted({i.name.lower() for i in plan.inputs})),
+            "terms": " ".join([i.label for i in plan.inputs] + [o.label for o in plan.outputs]),
+        }
+        for plan in plans
+    ]
+
+
+def index_json(entries: list[Entry], chapters: dict | None = None, plans=()) -> bytes:
+    docs = index_documents(entries, chapters) + plan_documents(plans)
+    return json.dumps(docs, ensure_ascii=False, separators=(",", ":")).encode()

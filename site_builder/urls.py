@@ -32,10 +32,18 @@ def aliases(entries: list[Entry]) -> dict[str, str]:
     return {f"/{e.slug}/": e.url for e in entries if e.in_bank}
 
 
-def url_map(entries: list[Entry]) -> list[str]:
-    """Every published URL, one line each: pages, entry pages, aliases with their targets."""
+def plan_urls(entries_dir: Path = ROOT / "entries") -> list[str]:
+    """The plans' pages: entries/plans/<name>-plan.yaml is published at /plans/<name>/."""
+    return [
+        f"/plans/{p.stem.removesuffix('-plan')}/" for p in sorted((Path(entries_dir) / "plans").glob("*-plan.yaml"))
+    ]
+
+
+def url_map(entries: list[Entry], plans: list[str] | None = None) -> list[str]:
+    """Every published URL, one line each: pages, plan pages, entry pages, aliases with their targets."""
     lines = [f"page {p}" for p in PAGES]
     lines += [f"feed {f}" for f in FEEDS]
+    lines += [f"plan {u}" for u in (plan_urls() if plans is None else plans)]
     lines += [f"entry {e.url}" for e in entries]
     lines += [f"alias {a} -> {t}" for a, t in aliases(entries).items()]
     return lines

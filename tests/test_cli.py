@@ -25,6 +25,8 @@ def test_compute_json_prints_entry_inputs_and_outputs(capsys):
         "d_R": 64,
         "window": 0,
         "L_local": 0,
+        "t": 1,
+        "budget": 0.0,
     }
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 4096 * 1 * 2
 
@@ -69,7 +71,7 @@ def test_solve_prints_the_solution_and_the_outputs_there(capsys):
         "(s = 244,141 gives 80.0001 GB)"
     )
     assert "  at s = 244,140:" in lines
-    assert "    KV cache size                       80 GB" in lines
+    assert "    KV cache size                                   80 GB" in lines
 
 
 def test_solve_json_gives_the_whole_number_and_its_neighbour(capsys):
@@ -110,11 +112,11 @@ def test_solve_rejects_a_bad_question_with_status_2(capsys):
     assert main(["compute", "35", "total<=80GB", "--solve", "Q"]) == 2
     assert (
         capsys.readouterr().err.strip()
-        == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"
+        == "entry 35: solve: 'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local, t, budget"
     )
     assert main(["compute", "35", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total, per_token_layer, window_tokens, full_total)"
+        "--solve s: give one target, output=value, output<=value or output>=value (outputs: per_token, total, per_token_layer, window_tokens, full_total, per_device, B_fit)"
     )
     assert main(["compute", "35", "total<=80 XB", "--solve", "s"]) == 2
     assert capsys.readouterr().err.strip() == "entry 35: total: target: '80 XB' is not a number in B"
@@ -136,6 +138,8 @@ def test_compute_fills_inputs_from_a_model_and_the_given_ones_win(capsys):
         "d_R": 64,
         "window": 0,
         "L_local": 0,
+        "t": 1,
+        "budget": 0.0,
     }
     assert out["outputs"]["total"] == 2 * 80 * 8 * 128 * 32000 * 2
 

@@ -40,7 +40,7 @@ def audit_context(browser):
     context.close()
 
 
-PAGES = ["/", "/chapters/", "/synthesis/", "/about/"] + [e.url for e in ENTRIES]
+PAGES = ["/", "/chapters/", "/synthesis/", "/about/", "/plans/train/", "/plans/serve/"] + [e.url for e in ENTRIES]
 
 
 @pytest.mark.browser

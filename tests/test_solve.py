@@ -353,13 +353,13 @@ def test_a_pole_is_not_a_turn():
             "35",
             ("Q", "total", "=", "1"),
             "solve",
-            "'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local",
+            "'Q' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local, t, budget",
         ),
         (
             "35",
             ("s", "nope", "=", "1"),
             "solve",
-            "'nope' is not an output of entry 35; outputs: per_token, total, per_token_layer, window_tokens, full_total",
+            "'nope' is not an output of entry 35; outputs: per_token, total, per_token_layer, window_tokens, full_total, per_device, B_fit",
         ),
         (
             "36",
@@ -470,6 +470,6 @@ def test_solve_json_answers_as_the_page_asks():
     assert bad == {
         "ok": False,
         "errors": {
-            "solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local"
+            "solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local, t, budget"
         },
     }

@@ -64,6 +64,11 @@ UNITS: dict[str, tuple[dict, str]] = {
     "d²": (NONE, "plain"),
     "dB": (NONE, "plain"),
     "×": (NONE, "plain"),
+    "days": (NONE, "plain"),
+    "device-hours": (NONE, "plain"),
+    "USD": ({"money": 1}, "plain"),
+    "USD/device-hour": ({"money": 1}, "plain"),
+    "USD/Mtok": ({"money": 1}, "plain"),
 }
 
 PFLOP_S_DAY = 1e15 * 86_400

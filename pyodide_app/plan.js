@@ -1,0 +1,204 @@
+// A plan's page: reads the plan's spec, sends the reader's raw inputs to the same Python worker
+// as the entry pages (runtime/plan.py in Pyodide), shows every answer with the link to the entry
+// that priced it (carrying the inputs the plan gave it), keeps the address bar a link with every
+// changed input, fills inputs from presets, and asks the plan backwards.  The page is complete
+// without this script: the answers for the defaults are in the HTML.
+import { running, runner } from "./python.js";
+
+const WATCHDOG_MS = 3000;
+const done = new WeakSet();
+let state = null;   // this page's: {spec, form, ...}; a reply for a page the reader left is dropped
+
+function text(el, value) { if (el) el.textContent = value; }
+
+function notice(message) {
+  const box = document.getElementById("notice");
+  if (!box) return;
+  const p = document.createElement("p");
+  p.textContent = message;   // link text is never markup
+  box.append(p);
+  box.hidden = false;
+}
+
+function raw() {
+  const values = {};
+  for (const i of state.spec.inputs) {
+    const field = document.getElementById(`in-${i.name}`);
+    if (field) values[i.name] = field.value;
+  }
+  return values;
+}
+
+async function ready() {
+  await running();
+  if (state.loadedIn !== runner.generation) {
+    await runner.call("plan_load", { spec: state.spec }, WATCHDOG_MS * 3);
+    state.loadedIn = runner.generation;
+  }
+}
+
+function showErrors(errors) {
+  for (const i of state.spec.inputs) {
+    const box = document.getElementById(`err-${i.name}`);
+    const message = errors[i.name];
+    if (box) { box.hidden = !message; box.textContent = message || ""; }
+    const field = document.getElementById(`in-${i.name}`);
+    if (field) field.toggleAttribute("aria-invalid", Boolean(message));
+  }
+  if (errors.inputs) notice(errors.inputs);
+}
+
+function show(value) {
+  for (const [name, out] of Object.entries(value.outputs)) {
+    const el = document.getElementById(`out-${name}`);
+    text(el, out.flag || out.text);
+    if (el) el.classList.toggle("flag", Boolean(out.flag));
+    for (const mirror of document.querySelectorAll(`[data-mirror="${name}"]`)) text(mirror, out.text);
+  }
+  for (const link of document.querySelectorAll("a[data-step]")) {
+    const step = value.steps[link.dataset.step];
+    if (step) link.setAttribute("href", step.href);   // an SVG link too (its href is read-only)
+  }
+  const query = new URLSearchParams(value.query);
+  for (const kind of ["model", "hardware"]) {
+    const menu = document.getElementById(`preset-${kind}`);
+    if (menu && menu.value && state.filled[kind]) query.set(kind, menu.value);
+  }
+  const search = query.toString();
+  const url = location.pathname + (search ? `?${search}` : "") + location.hash;
+  if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
+  const share = document.getElementById("plan-share");
+  if (share) share.href = location.pathname + (search ? `?${search}` : "");
+  state.root.dataset.planState = "computed";
+}
+
+async function recompute() {
+  const mine = state;
+  const sent = ++mine.sent;
+  const status = document.getElementById("py-status");
+  try {
+    await ready();
+    const reply = await runner.call("plan_run", { plan: mine.spec.id, raw: raw() }, WATCHDOG_MS);
+    if (mine !== state || sent !== mine.sent) return;   // a newer edit, or another page
+    if (!reply.ok) {
+      showErrors(reply.errors);
+      mine.root.dataset.planState = "error";
+      status.dataset.state = "error";
+      status.textContent = "Some inputs need fixing; the answers shown are for the last valid inputs.";
+      return;
+    }
+    showErrors({});
+    show(reply.value);
+    status.dataset.state = "ready";
+    status.textContent = "Answers computed in your browser by the entries' own Python.";
+  } catch (err) {
+    if (mine !== state) return;
+    status.dataset.state = "error";
+    status.textContent = `Python could not compute: ${String(err.message || err).slice(0, 200)}`;
+  }
+}
+
+function applyPreset(kind, id, quiet = false) {
+  const preset = (state.spec.presets[kind] || []).find((p) => p.id === id);
+  if (!preset) {
+    if (!quiet) notice(`Ignored the link's ${kind} “${String(id).slice(0, 40)}”: no such preset fills this plan.`);
+    return false;
+  }
+  for (const [name, [value, source, field]] of Object.entries(preset.values)) {
+    const input = document.getElementById(`in-${name}`);
+    if (!input) continue;
+    input.value = value;
+    const note = document.getElementById(`source-${name}`);
+    const cite = preset.sources[source] || {};
+    if (note) {
+      note.hidden = false;
+      note.textContent = `From ${preset.name}: ${field}${cite.title ? ` (${cite.title}, ${cite.where})` : ""}`;
+    }
+  }
+  document.getElementById(`preset-${kind}`).value = id;
+  state.filled[kind] = id;
+  return true;
+}
+
+function readLink() {
+  const params = new URLSearchParams(location.search);
+  const names = new Set(state.spec.inputs.map((i) => i.name));
+  for (const kind of ["model", "hardware"]) {
+    if (params.has(kind)) applyPreset(kind, params.get(kind));
+  }
+  for (const [name, value] of params) {
+    if (name === "model" || name === "hardware") continue;
+    const field = document.getElementById(`in-${name}`);
+    if (names.has(name) && field) {
+      if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) {
+        notice(`Ignored the link's value for ${state.spec.labels[name] || name}: “${value.slice(0, 40)}” is not one of its choices.`);
+        continue;
+      }
+      field.value = value.slice(0, 200);   // shown as text; Python reads it or says what is wrong
+    } else {
+      notice(`Ignored the link's “${name.slice(0, 40)}”: this plan has no such input.`);
+    }
+  }
+  return params.toString() !== "";
+}
+
+async function solveBackwards(event) {
+  event.preventDefault();
+  const mine = state;
+  const answer = document.getElementById("solve-answer");
+  const question = {
+    input: document.getElementById("solve-input").value,
+    output: document.getElementById("solve-output").value,
+    sense: document.getElementById("solve-sense").value,
+    target: document.getElementById("solve-target").value,
+  };
+  answer.textContent = "Solving…";
+  try {
+    await ready();
+    const reply = await runner.call("plan_solve", { plan: mine.spec.id, raw: raw(), question }, WATCHDOG_MS * 4);
+    if (mine !== state) return;
+    if (!reply.ok) { answer.textContent = Object.values(reply.errors).join(" "); return; }
+    answer.textContent = reply.value.message;
+    const found = reply.value.solutions[0];
+    if (found) {
+      document.getElementById(`in-${question.input}`).value = found.text.replace(/\u00a0/g, " ");
+      mine.root.dataset.solved = question.input;
+      recompute();
+    }
+  } catch (err) {
+    if (mine === state) answer.textContent = `Could not solve: ${String(err.message || err).slice(0, 200)}`;
+  }
+}
+
+function initPlan() {
+  const specElement = document.getElementById("plan-spec");
+  if (!specElement || done.has(specElement)) return;
+  done.add(specElement);
+  state = {
+    spec: JSON.parse(specElement.textContent),
+    root: document.querySelector("article.plan"),
+    sent: 0,
+    loadedIn: -1,
+    filled: {},
+  };
+  const form = document.getElementById("plan-inputs");
+  let timer = null;
+  form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(recompute, 120); });
+  form.addEventListener("change", (event) => {
+    if (event.target.dataset && event.target.dataset.kind) {
+      if (event.target.value) applyPreset(event.target.dataset.kind, event.target.value);
+      else delete state.filled[event.target.dataset.kind];
+    }
+    recompute();
+  });
+  form.addEventListener("submit", (event) => event.preventDefault());
+  document.getElementById("plan-solve-form").addEventListener("submit", solveBackwards);
+  document.getElementById("plan-copy").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(location.href); } catch { /* the link is in the address bar */ }
+  });
+  readLink();
+  recompute();   // the link's inputs, or the defaults once Python is ready (the HTML holds the build's)
+}
+
+initPlan();
+document.addEventListener("turbo:render", initPlan);

@@ -1,0 +1,105 @@
+"""``compute train-plan ...``: a plan on the command line, read and checked as the build reads it,
+filled from presets (``--model``, ``--hardware``), run forwards or asked backwards (``--solve``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .errors import BuildFailed, Problems
+
+
+def compute_plan(args) -> int:
+    from . import cli
+    from .fill import filled
+    from .load import BANK_FILE, TOOLKIT_FILE, entry_files, load_file
+    from .plan_check import check_plan, load_plan, plan_files
+    from .presets import load_presets
+    from .runtime.api import json_safe
+    from .runtime.calculator import Calculator
+    from .runtime.domain import DomainError
+    from .runtime.numbers import NBSP
+
+    problems = Problems()
+    files = {p.stem: p for p in plan_files(args.entries)}
+    if args.entry not in files:
+        print(f"no plan {args.entry!r}; plans: {', '.join(sorted(files)) or 'none'}", file=sys.stderr)
+        return 2
+    plan = load_plan(files[args.entry], problems)
+    presets = load_presets(args.entries, problems)
+    if problems or plan is None:
+        raise BuildFailed(problems)
+    wanted = {s.entry_key for s in plan.steps}
+    entries = {}
+    for path in entry_files(args.entries):  # only the entries the plan runs
+        m = BANK_FILE.fullmatch(path.name) or TOOLKIT_FILE.fullmatch(path.name)
+        key = str(int(m["number"])) if m and "number" in m.groupdict() else (m["slug"] if m else "")
+        if key in wanted:
+            entry = load_file(path, problems)
+            if entry is not None:
+                entries[entry.key] = entry
+    if problems:
+        raise BuildFailed(problems)
+    calculators = {s.entry_key: Calculator(entries[s.entry_key].spec()) for s in plan.steps if s.entry_key in entries}
+    checked = check_plan(plan, entries, calculators, presets, problems)
+    if checked is None:
+        raise BuildFailed(problems)
+    plan, calc = checked
+    raw, used = {}, {}
+    if args.model or args.hardware:
+        chosen = cli._preset_inputs(args, plan)
+        if chosen is None:
+            return 2 if (args.model, args.hardware).count("list") == 0 else 0
+        raw, used = chosen
+    outputs = {o.name for o in plan.outputs}
+    targets = []
+    for item in args.assignments:
+        name, sep, value = item.partition("=")
+        if not sep:
+            print(f"{item!r}: expected name=value", file=sys.stderr)
+            return 2
+        name = name.strip()
+        if args.solve and name.rstrip("<>").strip() in outputs:
+            sense = {"<": "<=", ">": ">="}.get(name[-1:], "=")
+            targets.append((name.rstrip("<>").strip(), sense, value.strip()))
+            continue
+        raw[name] = value
+    for name, echo in calc.echoes(raw).items():
+        print(f"note: {name}: {echo['text']}".replace(NBSP, " "), file=sys.stderr)
+    if args.solve:
+        if len(targets) != 1:
+            print(
+                f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "
+                f"(outputs: {', '.join(o.name for o in plan.outputs)})",
+                file=sys.stderr,
+            )
+            return 2
+        return cli._solve(args, plan, calc, raw, *targets[0])
+    try:
+        result = calc.run(raw)
+    except DomainError as exc:
+        print(f"{plan.id}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = {
+            "plan": plan.id,
+            **({"presets": {k: p.id for k, p in used.items()}} if used else {}),
+            "inputs": result["inputs"],
+            "outputs": {k: v["value"] for k, v in result["outputs"].items()},
+            "steps": {k: {"entry": v["entry"], "href": v["href"]} for k, v in result["steps"].items()},
+        }
+        print(json.dumps(json_safe(out), allow_nan=False))
+        return 0
+    print(f"{plan.title} · entries {', '.join(calc.entries_used())}")
+    given = {a.split("=")[0].strip() for a in args.assignments}
+    for preset in used.values():
+        kept = {n: v for n, v in filled(plan, preset).items() if n not in given}
+        print(f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())}")
+    width = max(len(o.label) for o in plan.outputs)
+    steps = {s["id"]: s for s in calc.steps}
+    for o in plan.outputs:
+        item = result["outputs"][o.name]
+        step = steps[item["step"]]
+        text = item["text"].replace(NBSP, " ")
+        print(f"  {o.label:<{width}}  {text}  [entry {step['entry']}]")
+    return 0

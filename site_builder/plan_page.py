@@ -1,0 +1,59 @@
+"""A plan's page (templates/plan.html): the defaults' run printed, each figure linked to its
+entry with the inputs the plan gave it, the presets that fill it, its citation naming the
+entries used, and the spec the browser computes from (pyodide_app/plan.js)."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from . import dataflow
+from . import fill as preset_fill
+from .runtime.numbers import write_input
+from .runtime.page import RESERVED
+
+
+def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str]) -> dict:
+    """Plain-text and BibTeX citations of the plan, naming the entries it composes."""
+    named = ", ".join(f"{entries[k].label} ({entries[k].title})" for k in used)
+    url = site_url + plan.url
+    text = f"Derivation Bank, {plan.title}, composing {named}. {url} (accessed {date})."
+    bibtex = (
+        f"@misc{{derivation-bank-{plan.id},\n"
+        f"  title = {{Derivation Bank: {plan.title}}},\n"
+        f"  note = {{Composes {named}}},\n"
+        f"  howpublished = {{\\url{{{url}}}}},\n"
+        f"  urldate = {{{date}}}\n}}"
+    )
+    return {"text": text, "bibtex": bibtex, "url": url}
+
+
+def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
+    """``{path: bytes}`` of every plan's page."""
+    by_key = {e.key: e for e in entries}
+    drawn = dataflow.diagrams(plans)
+    files = {}
+    for plan, calc in plans.values():
+        run = calc.run({})
+        used = calc.entries_used()
+        spec = dict(calc.spec)
+        spec["presets"] = preset_fill.spec(plan, renderer.presets)
+        spec["labels"] = {i.name: i.label for i in plan.inputs} | {o.name: o.label for o in plan.outputs}
+        spec["reserved"] = [r for r in RESERVED if r not in ("model", "hardware")] + ["model", "hardware"]
+        steps = {s["id"]: s for s in calc.steps}
+        html = renderer._page(
+            "plan.html",
+            plan=plan,
+            spec=spec,
+            run=run,
+            steps=steps,
+            step_items={s.id: s for s in plan.steps},
+            used=[by_key[k] for k in used],
+            citation=plan_citation(plan, by_key, renderer.site_url, renderer.date, used),
+            canonical=renderer.site_url + plan.url,
+            default_text={i.name: write_input(i.default) for i in plan.inputs},
+            summary=Markup(renderer.md(plan.summary)),
+            fill=spec["presets"],
+            dataflow=Markup(drawn[plan.id]),
+        )
+        files[plan.url.strip("/") + "/index.html"] = html.encode()
+    return files

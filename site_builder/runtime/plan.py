@@ -1,0 +1,227 @@
+"""A plan, computed: the bank's entries run in their order, each input bound to a plan input,
+an earlier step's output, a constant, or left at the entry's default.
+
+Standard library only: shipped to the browser.  The same class answers pytest, the build,
+``site_builder compute train-plan`` and Pyodide.  A plan never computes a number itself:
+every figure it returns is an entry's output, computed by that entry's ``Calculator``, so
+that each formula is checked once, in its entry.
+
+A plan's spec is plain data (the page carries it as JSON)::
+
+    {"id": "train-plan", "title": "...",
+     "inputs": [{"name": "L", "type": "integer", "domain": "[1, inf)", "default": 80}, ...],
+     "steps": [{"id": "params", "entry": "16", "url": "/16/", "title": "...",
+                "bind": {"d": ["input", "d"], "N": ["step", "params", "model_total"], "mode": ["set", "train"]}},
+               ...],                                   # in an order where each step follows what it reads
+     "outputs": [{"name": "params", "step": "params", "from": "model_total",
+                  "label": "...", "unit": "parameters", "format": "int"}, ...],
+     "entries": {"16": <the entry's page.Spec>, ...}}
+
+``PlanCalculator`` has the interface the solver reads (``id``, ``domains``, ``defaults``,
+``outputs``, ``read``, ``evaluate``, ``run``, ``write``), so a plan is asked backwards with
+the entries' own solver (``solve.solve``).
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from .api import json_safe
+from .calculator import Calculator, FormulaError
+from .domain import Domain, DomainError
+from .numbers import write_input
+from .solve import solve
+
+
+class PlanCalculator:
+    """One plan: its inputs, its steps (each an entry's calculator) and its outputs."""
+
+    def __init__(self, spec: dict, calculators: dict | None = None):
+        self.id = str(spec["id"])
+        self.spec = spec
+        self.inputs = list(spec["inputs"])
+        self.domains = [Domain.from_spec(i) for i in self.inputs]
+        self.defaults = {i["name"]: i["default"] for i in self.inputs}
+        self.outputs = list(spec["outputs"])
+        self.steps = list(spec["steps"])
+        given = calculators or {}
+        self.calculators = {
+            key: given[key] if key in given else Calculator(entry) for key, entry in spec["entries"].items()
+        }
+        self._runs: dict = {}
+        self._default_values = None
+
+    def read(self, raw: dict) -> dict:
+        """The plan's inputs read into their domains (defaults fill the gaps); DomainError on the first bad one."""
+        unknown = sorted(set(raw) - set(self.defaults))
+        if unknown:
+            raise DomainError(unknown[0], f"is not an input of {self.id}; inputs: {', '.join(self.defaults)}")
+        return {d.name: d.read(raw.get(d.name, self.defaults[d.name])) for d in self.domains}
+
+    def errors(self, raw: dict) -> dict:
+        found = {}
+        for d in self.domains:
+            if d.name in raw:
+                try:
+                    d.read(raw[d.name])
+                except DomainError as exc:
+                    found[d.name] = exc.message
+        return found
+
+    def echoes(self, raw: dict) -> dict:
+        found = {}
+        for d in self.domains:
+            echo = d.echo(raw[d.name]) if d.name in raw else None
+            if echo:
+                found[d.name] = echo
+        return found
+
+    def steps_run(self, values: dict) -> dict:
+        """{step id: {"inputs": the entry's raw inputs as bound, "values": as read, "outputs": values}}."""
+        done: dict = {}
+        for step in self.steps:
+            calc = self.calculators[step["entry"]]
+            raw = {}
+            for name, source in step["bind"].items():
+                if source[0] == "input":
+                    raw[name] = values[source[1]]
+                elif source[0] == "step":
+                    raw[name] = done[source[1]]["outputs"][source[2]]
+                else:
+                    raw[name] = source[1]
+            try:
+                read = calc.read(raw)
+                outputs = calc.evaluate(read)
+            except DomainError as exc:
+                raise DomainError(self._blame(step, exc.name), self._message(step, exc)) from None
+            done[step["id"]] = {"inputs": raw, "values": read, "outputs": outputs}
+        return done
+
+    def _blame(self, step: dict, name: str) -> str:
+        """The plan input an entry's complaint is about: the one bound to it, else 'inputs'."""
+        source = step["bind"].get(name)
+        return source[1] if source and source[0] == "input" else "inputs"
+
+    def _message(self, step: dict, exc: DomainError) -> str:
+        where = f"{step['title']} (entry {step['entry']}"
+        return f"{where}, input {exc.name}): {exc.message}" if exc.name != "inputs" else f"{where}): {exc.message}"
+
+    def evaluate(self, values: dict) -> dict:
+        """The plan's outputs for already-read inputs: each one a step's output."""
+        done = self.steps_run(values)
+        return {o["name"]: done[o["step"]]["outputs"][o["from"]] for o in self.outputs}
+
+    def run(self, raw: dict, units: dict | None = None) -> dict:
+        """``{"inputs", "outputs": {name: {value, text}}, "steps": {id: {href, outputs}}}`` or DomainError.
+
+        Each step's ``href`` opens its entry with the same inputs (the entry's query grammar:
+        the inputs whose values differ from the entry's defaults)."""
+        values = self.read(raw)
+        done = self.steps_run(values)
+        written = {}
+        for o in self.outputs:
+            value = done[o["step"]]["outputs"][o["from"]]
+            written[o["name"]] = {"value": value, "text": self.write(o, value, units), "step": o["step"]}
+            flag = Calculator.flag(o, value, written[o["name"]]["text"])
+            if flag:
+                written[o["name"]]["flag"] = flag
+        steps = {}
+        for step in self.steps:
+            calc = self.calculators[step["entry"]]
+            item = done[step["id"]]
+            query = calc.changed(item["inputs"], item["values"])
+            steps[step["id"]] = {
+                "entry": step["entry"],
+                "href": step["url"] + (f"?{urlencode(query)}" if query else ""),
+                "query": query,
+                "outputs": item["outputs"],
+            }
+        return {"inputs": values, "outputs": written, "steps": steps}
+
+    def remembered(self, raw: dict) -> dict:
+        """``run(raw)``, once for the same raw inputs (the check and the build share it)."""
+        key = json.dumps(raw, sort_keys=True, default=repr)
+        if key not in self._runs:
+            self._runs[key] = self.run(raw)
+        return self._runs[key]
+
+    def changed(self, raw: dict, values: dict) -> dict:
+        """The raw inputs whose values differ from the defaults': what a share link carries."""
+        if self._default_values is None:
+            self._default_values = self.read({})
+        return {n: write_input(raw[n]) for n in self.defaults if n in raw and values[n] != self._default_values[n]}
+
+    @staticmethod
+    def write(output: dict, value, units: dict | None = None) -> str:
+        return Calculator.write(output, value, units)
+
+    def entries_used(self) -> list[str]:
+        """The entries the plan composes, in the order it runs them, each once."""
+        seen: list[str] = []
+        for step in self.steps:
+            if step["entry"] not in seen:
+                seen.append(step["entry"])
+        return seen
+
+
+# ----------------------------------------------------------------------------- browser API
+# Pyodide calls these with JSON text and gets JSON text back, as calculator.py's API.
+
+_loaded: dict[str, PlanCalculator] = {}
+
+
+def load(spec_json: str) -> str:
+    spec = json.loads(spec_json)
+    _loaded[str(spec["id"])] = PlanCalculator(spec)
+    return json.dumps({"id": str(spec["id"])})
+
+
+def run_json(plan_id: str, raw_json: str, units_json: str = "") -> str:
+    """``{"ok": true, "value": <run>}`` or ``{"ok": false, "errors": {input: message}}``."""
+    plan = _loaded[plan_id]
+    raw = json.loads(raw_json)
+    units = json.loads(units_json) if units_json else None
+    if not isinstance(raw, dict):
+        return json.dumps({"ok": False, "errors": {"inputs": "expected an object of inputs"}})
+    errors = plan.errors(raw)
+    if errors:
+        return json.dumps({"ok": False, "errors": errors})
+    try:
+        result = plan.run(raw, units)
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    except FormulaError as exc:
+        return json.dumps({"ok": False, "errors": {"inputs": str(exc)}})
+    result["query"] = plan.changed(raw, result["inputs"])
+    result["echo"] = plan.echoes(raw)
+    return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def solve_json(plan_id: str, raw_json: str, question_json: str, units_json: str = "") -> str:
+    """The plan asked backwards with the entries' solver: ``{"input", "output", "sense", "target"}``."""
+    plan = _loaded[plan_id]
+    raw = json.loads(raw_json)
+    question = json.loads(question_json)
+    units = json.loads(units_json) if units_json else None
+    if not isinstance(raw, dict) or not isinstance(question, dict):
+        return json.dumps(
+            {"ok": False, "errors": {"solve": "expected an object of inputs and an object for the question"}}
+        )
+    free = question.get("input")
+    errors = {k: v for k, v in plan.errors(raw).items() if k != free}
+    if errors:
+        return json.dumps({"ok": False, "errors": errors})
+    try:
+        result = solve(
+            plan,
+            raw,
+            str(free),
+            str(question.get("output")),
+            str(question.get("sense", "=")),
+            question.get("target"),
+            units,
+        )
+    except DomainError as exc:
+        return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    return json.dumps({"ok": True, "value": json_safe(result)})

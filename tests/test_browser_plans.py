@@ -1,0 +1,88 @@
+"""A plan's page in Chromium: fill from a model, edit, follow an answer's link to its entry (which
+opens with the plan's values) and come back; hostile links stay inert."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.browsing import PAYLOADS, PYTHON_READY_MS
+
+pytestmark = [pytest.mark.browser, pytest.mark.node]
+
+COMPUTED = "() => document.querySelector('article.plan') && document.querySelector('article.plan').dataset.planState"
+
+
+def open_plan(page, server, path):
+    page.goto(server.url + path)
+    page.wait_for_function(COMPUTED, timeout=PYTHON_READY_MS)
+
+
+def test_fill_from_a_model_edit_follow_a_link_to_its_entry_and_back(page, server):
+    open_plan(page, server, "/plans/train/")
+    before = page.text_content("#out-params")
+    page.select_option("#preset-model", "llama-3-8b")
+    page.wait_for_function("(t) => document.getElementById('out-params').textContent !== t", arg=before)
+    assert page.input_value("#in-L") == "32"
+    assert "Llama 3 8B" in page.text_content("#source-L")
+    assert "model=llama-3-8b" in page.url
+    page.fill("#in-b", "2")
+    page.wait_for_function("() => location.search.includes('b=2')")
+    memory = page.text_content("#out-memory_device")
+    # The memory answer is entry 20's output: its link opens entry 20 with the plan's values.
+    link = page.locator("#output-memory_device a.priced-by")
+    href = link.get_attribute("href")
+    query = parse_qs(urlsplit(href).query)
+    assert urlsplit(href).path == "/20/"
+    link.click()
+    page.wait_for_url("**/20/?**")
+    page.wait_for_function("() => document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
+    assert page.input_value("#in-N") == query["N"][0]
+    assert page.input_value("#in-activations") == query["activations"][0]
+    shown = page.text_content("#out-memory_device").replace("\u00a0", " ")
+    assert shown == memory.replace("\u00a0", " ")
+    page.go_back()
+    page.wait_for_url("**/plans/train/**")
+    page.wait_for_function(COMPUTED, timeout=PYTHON_READY_MS)
+    assert page.input_value("#in-b") == "2"
+    assert page.input_value("#in-L") == "32"
+    assert page.problems == []
+
+
+def test_solving_backwards_fills_the_freed_input(page, server):
+    open_plan(page, server, "/plans/train/")
+    page.click("#plan-solve summary")
+    page.select_option("#solve-output", "memory_device")
+    page.select_option("#solve-sense", "<=")
+    page.fill("#solve-target", "80GB")
+    page.select_option("#solve-input", "b")
+    page.click("#plan-solve-form button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelector('article.plan').dataset.solved === 'b'", timeout=PYTHON_READY_MS
+    )
+    assert "at most 80" in page.text_content("#solve-answer").replace("\u00a0", " ")
+    assert page.input_value("#in-b") == "3"
+
+
+def test_a_serve_plan_link_carries_every_input(page, server):
+    open_plan(page, server, "/plans/serve/?model=llama-3-70b&hardware=h100-sxm&B=4&k=4")
+    page.wait_for_function("() => document.getElementById('out-speedup').textContent.trim() !== '1 ×'")
+    assert page.input_value("#in-B") == "4"
+    share = page.get_attribute("#plan-share", "href")
+    assert "B=4" in share and "k=4" in share and "model=llama-3-70b" in share
+
+
+@pytest.mark.parametrize("payload", PAYLOADS[:3])
+def test_hostile_links_stay_inert(page, server, payload):
+    from urllib.parse import quote
+
+    page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))
+    open_plan(page, server, f"/plans/train/?L={quote(payload)}&{quote(payload)}=1&model={quote(payload)}")
+    assert page.locator("#notice:not([hidden])").count() == 1
+    assert page.is_visible("#err-L")
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator("#notice *:not(p)").count() == 0
+    assert page.locator("main img, main svg[onload], main script:not(#plan-spec)").count() == 0
+    assert page.locator("[onerror], [onload], [onclick]").count() == 0
+    assert page.problems == []
