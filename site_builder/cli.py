@@ -105,107 +105,76 @@ def _check(args) -> int:
 
 
 def _compute(args) -> int:
-    from .load import entry_files, load_file
-    from .runtime.calculator import Calculator, json_safe
-    from .runtime.domain import DomainError
-    from .runtime.numbers import NBSP
+    """Parse the assignments, ask the API (site_builder.api) and print its answer."""
+    from . import api
+    from .runtime.calculator import json_safe
 
-    problems = Problems()
-    wanted = args.entry.lstrip("e")
-    matches = [
-        p
-        for p in entry_files(args.entries)
-        if p.stem.split("-", 1)[0].lstrip("0") == wanted.lstrip("0") or p.stem == f"toolkit-{wanted}"
-    ]
-    entry = load_file(matches[0], problems) if matches else None
-    if entry is None or problems:
-        if problems:
-            raise BuildFailed(problems)
-        print(f"no entry {args.entry!r}: expected a bank number 1-50 or a toolkit id", file=sys.stderr)
+    bank = api.Bank(args.entries)
+    try:
+        entry = bank.entry(args.entry)
+    except api.UnknownEntry as exc:
+        print(exc, file=sys.stderr)
         return 2
-    targets = []
-    outputs = {o.name for o in entry.outputs}
-    raw, used = {}, {}
-    if args.model or args.hardware:
-        chosen = _preset_inputs(args, entry)
-        if chosen is None:
-            return 2 if (args.model, args.hardware).count("list") == 0 else 0
-        raw, used = chosen
+    if "list" in (args.model, args.hardware):
+        kind = "model" if args.model == "list" else "hardware"
+        choices = entry.presets(kind)
+        ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
+        print(f"{kind} presets that fill {entry.label}:\n{ids}" if choices else f"no {kind} preset fills {entry.label}")
+        return 0
+    targets, raw = [], {}
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
             print(f"{item!r}: expected name=value", file=sys.stderr)
             return 2
         name = name.strip()
-        if args.solve and name.rstrip("<>").strip() in outputs:
-            sense = {"<": "<=", ">": ">="}.get(name[-1:], "=")
-            targets.append((name.rstrip("<>").strip(), sense, value.strip()))
+        if args.solve and name.rstrip("<>").strip() in entry.outputs:
+            targets.append(item)
             continue
         raw[name] = value
-    calc = Calculator(entry.spec())
-    for name, echo in calc.echoes(raw).items():  # a value that could be read two ways: say how it was read
-        other = (
-            f"; for {echo['alternative_text']} write {name}={echo['alternative']}" if echo.get("alternative") else ""
-        )
-        print(f"note: {name}: {echo['text']}{other}".replace(NBSP, " "), file=sys.stderr)
-    if args.solve:
-        if len(targets) != 1:
-            print(
-                f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "
-                f"(outputs: {', '.join(o.name for o in entry.outputs)})",
-                file=sys.stderr,
-            )
-            return 2
-        return _solve(args, entry, calc, raw, *targets[0])
     try:
-        result = calc.run(raw)
-    except DomainError as exc:
-        print(f"entry {entry.key}: {exc}", file=sys.stderr)
+        if args.solve:
+            if len(targets) != 1:
+                raise api.InputError(entry.question_error(args.solve), "question")
+            answer = entry.solve(targets[0], args.solve, model=args.model, hardware=args.hardware, **raw)
+        else:
+            answer = entry.run(model=args.model, hardware=args.hardware, **raw)
+    except api.UnknownPreset as exc:
+        print(f"--{exc}", file=sys.stderr)
         return 2
+    except api.InputError as exc:
+        print(f"--{exc}" if exc.name == "question" else exc, file=sys.stderr)
+        return 2
+    for note in answer.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if args.solve:
+        return _solve(args, entry, answer)
     if args.json:
         out = {
             "entry": entry.id,
-            **({"presets": {k: p.id for k, p in used.items()}} if used else {}),
-            "inputs": result["inputs"],
-            "outputs": {k: v["value"] for k, v in result["outputs"].items()},
+            **({"presets": {f.preset.kind: f.preset.id for f in answer.presets}} if answer.presets else {}),
+            "inputs": answer.inputs,
+            "outputs": {k: q.value for k, q in answer.outputs.items()},
         }
         print(json.dumps(json_safe(out), allow_nan=False))  # JSON has no infinity: it reads as null
         return 0
     print(f"{entry.label} · {entry.title}")
-    for preset in used.values():  # where each filled constant came from; a name=value given wins
-        from .presets import filled
-
-        given = {a.split("=")[0].strip() for a in args.assignments}
-        kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
-        cited = []
-        for f in entry.fill:
-            if f.kind == preset.kind and f.input in kept:
-                cited += [s for s in preset.sources_of(f.field) if s not in cited]
+    for f in answer.presets:  # where each filled constant came from; a name=value given wins
         print(
-            f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
-            f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
+            f"  from {f.preset.name}: {', '.join(f'{n}={v}' for n, v in f.values.items())} "
+            f"({'; '.join(f'{s.title}, {s.where}' for s in f.sources)})"
         )
-    width = max(len(o.label) for o in entry.outputs)
-    for o in entry.outputs:
-        text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
-        print(f"  {o.label:<{width}}  {text}")
+    print("\n".join(repr(answer).splitlines()[1:]))
     return 0
 
 
-def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
+def _solve(args, entry, answer) -> int:
     """The inverse question: the solutions and the outputs at each; exit 2 when there is none."""
     from .runtime.calculator import json_safe
-    from .runtime.domain import DomainError
-    from .runtime.numbers import NBSP
-    from .runtime.solve import solve
 
-    try:
-        result = solve(calc, raw, args.solve, output, sense, target)
-    except DomainError as exc:
-        print(f"entry {entry.key}: {exc}", file=sys.stderr)
-        return 2
-    code = 0 if result["status"] == "solved" else 2
+    code = 0 if answer else 2
     if args.json:
+        result = answer.raw
         out = {
             "entry": entry.id,
             **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
@@ -220,62 +189,15 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
             ],
             "turns": [t["value"] for t in result["turns"]],
             "range": [result["range"]["low"], result["range"]["high"]],
-            "message": result["message"].replace(NBSP, " "),
+            "message": answer.message,
         }
         print(json.dumps(json_safe(out), allow_nan=False))
         return code
-    message = result["message"].replace(NBSP, " ")
     if code:
-        print(f"entry {entry.key}: no solution: {message}", file=sys.stderr)
+        print(f"entry {entry.key}: no solution: {answer.message}", file=sys.stderr)
         return code
-    symbol = {"=": "=", "<=": "≤", ">=": "≥"}[sense]
-    label = next(o.label for o in entry.outputs if o.name == output)
-    print(f"{entry.label} · {entry.title}")
-    print(f"  {label} {symbol} {result['target_text'].replace(NBSP, ' ')}, solved for {args.solve}:")
-    print(f"  {message}")
-    width = max(len(o.label) for o in entry.outputs)
-    for s in result["solutions"]:
-        print(f"\n  at {args.solve} = {s['text']}:")
-        for o in entry.outputs:
-            text = s["run"]["outputs"][o.name]["text"].replace(NBSP, " ")
-            print(f"    {o.label:<{width}}  {text}")
+    print(repr(answer))
     return 0
-
-
-def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
-    """The inputs --model / --hardware fill (the name=value arguments then override them) and the
-    presets used, or
-    None after printing the list asked for, or the ids that fill this entry when a name is unknown."""
-    from . import presets as P
-
-    problems = Problems()
-    found = P.load_presets(args.entries, problems)
-    if problems:
-        raise BuildFailed(problems)
-    offered = P.offered(entry, found)
-    raw, used = {}, {}
-    for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
-        if not wanted:
-            continue
-        choices = offered.get(kind, [])
-        if wanted == "list" or wanted not in {p.id for p in choices}:
-            ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
-            if wanted == "list":
-                print(
-                    f"{kind} presets that fill {entry.label}:\n{ids}"
-                    if choices
-                    else f"no {kind} preset fills {entry.label}"
-                )
-            else:
-                print(
-                    f"--{kind} {wanted!r}: no {kind} preset of that name fills {entry.label}"
-                    + (f"; these do:\n{ids}" if choices else f"; {entry.label} has no {kind} fill mapping"),
-                    file=sys.stderr,
-                )
-            return None
-        used[kind] = next(p for p in choices if p.id == wanted)
-        raw.update(P.filled(entry, used[kind]))
-    return raw, used
 
 
 def _urls(args) -> int:
