@@ -86,6 +86,7 @@ const handlers = {
     JSON.parse(runtime.solve_json(entry, JSON.stringify(raw), JSON.stringify(question), accessed || "",
                                   units ? JSON.stringify(units) : "")),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
+  python: ({ entry, pairs }) => JSON.parse(runtime.python_json(entry, JSON.stringify(pairs))),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
   // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.
   memory: () => ({ heap: py._module.HEAP8.length, objects: py.runPython("import gc; gc.collect(); len(gc.get_objects())") }),

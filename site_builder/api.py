@@ -21,7 +21,7 @@ from pathlib import Path
 from .errors import BuildFailed, Problems
 from .runtime.calculator import Calculator
 from .runtime.domain import DomainError
-from .runtime.numbers import NBSP, write_input
+from .runtime.numbers import NBSP
 
 ENTRIES = Path(__file__).resolve().parent.parent / "entries"
 KINDS = ("model", "hardware")
@@ -564,23 +564,6 @@ def presets(kind: str) -> Presets:
     return default().presets(kind)
 
 
-def python_call(entry_id: str, raw: dict, presets: dict | None = None, question: dict | None = None) -> str:
-    """The Python that reproduces a computation: ``bank.entry(35).run(s="8k")``, from the inputs
-    as the reader wrote them, the presets chosen and, for a solve, its question."""
-    args = [f"{n}={write_input(v)!r}" if isinstance(v, str) else f"{n}={v!r}" for n, v in raw.items()]
-    for kind in KINDS:
-        if presets and presets.get(kind):
-            args.insert(0, f"{kind}={presets[kind]!r}")
-    head = f"bank.entry({int(entry_id) if str(entry_id).isdigit() else str(entry_id)!r})"
-    if question:
-        target = f"{question['output']}{question['sense']}{question['target']}"
-        free = f"free={question['input']!r}"
-        call = f"{head}.solve({', '.join([repr(target), free, *args])})"
-    else:
-        call = f"{head}.run({', '.join(args)})"
-    return f"import derivation_bank as bank\n\n{call}\n"
-
-
 __all__ = [
     "Bank",
     "BankError",
@@ -599,5 +582,4 @@ __all__ = [
     "entries",
     "entry",
     "presets",
-    "python_call",
 ]

@@ -170,3 +170,22 @@ def test_readme_python_block_runs_as_written(tmp_path):
     assert done.returncode == 0, done.stderr
     expected = [line.split("# ", 1)[1].strip() for line in blocks[0].splitlines() if line.startswith("print(")]
     assert done.stdout.splitlines() == expected
+
+
+def test_the_pages_python_call_is_literal_and_runs():
+    from site_builder.runtime.calculator import python_call
+
+    calc = bank.entry(35).calculator
+    hostile = "');__import__('os').system('x');('"
+    code = python_call(calc, [["model", "llama-3-70b"], ["s", hostile], ["units", "bytes:auto"], ["zz", "1"]])
+    assert code == (f"import derivation_bank as bank\n\nbank.entry(35).run(model='llama-3-70b', s={hostile!r})\n")
+    *setup, call = code.strip().splitlines()
+    scope: dict = {}
+    exec("\n".join(setup), scope)
+    with pytest.raises(bank.InputError, match=r"^entry 35: s: "):
+        eval(call, scope)  # the hostile value arrives as a string, and is refused as an input
+    asked = python_call(calc, [["solve", "s"], ["s", "9"], ["total<", "80GB"], ["L", "40"]])
+    assert asked.splitlines()[-1] == "bank.entry(35).solve('total<=80GB', free='s', L='40')"
+    scope = {}
+    exec(asked.splitlines()[0], scope)
+    assert eval(asked.splitlines()[-1], scope).value.value == 488281

@@ -35,3 +35,48 @@ def test_a_charts_points_download_as_csv_with_names_units_and_unformatted_number
     # the table under the chart lists the same points
     assert page.locator("#plot-0 .plot-data tbody tr").count() == len(rows) - 1
     assert page.problems == []
+
+
+def copied_python(page) -> str:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.locator("#copy-python").click()
+    page.wait_for_function(
+        "() => document.getElementById('python-feedback').textContent === 'Python copied.'", timeout=60_000
+    )
+    code = page.text_content("#python-code")
+    assert page.evaluate("navigator.clipboard.readText()") == code
+    return code
+
+
+def run_copied(code: str) -> dict:
+    scope: dict = {}
+    *setup, call = code.strip().splitlines()
+    exec("\n".join(setup), scope)  # the import, as written
+    return eval(call, scope)  # the call's result
+
+
+def page_outputs(page) -> dict:
+    spec = page.evaluate("() => JSON.parse(document.getElementById('entry-spec').textContent)")
+    return {o["name"]: page.text_content(f"#out-{o['name']}").strip() for o in spec["outputs"]}
+
+
+def test_copy_as_python_reproduces_the_pages_run_with_its_preset_and_inputs(page, server):
+    open_entry(page, server, "/35/?model=llama-3-70b&s=32k&B=2")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '20.97\u00a0GB'", timeout=60_000)
+    code = copied_python(page)
+    assert code == "import derivation_bank as bank\n\nbank.entry(35).run(model='llama-3-70b', s='32k', B='2')\n"
+    result = run_copied(code)
+    shown = page_outputs(page)
+    assert {name: q.text for name, q in result.outputs.items() if name in shown} == shown
+    assert page.problems == []
+
+
+def test_copy_as_python_carries_the_solve_question(page, server):
+    open_entry(page, server, "/35/?solve=s&total%3C=80GB")
+    page.wait_for_function("() => document.getElementById('out-total').textContent === '80\u00a0GB'", timeout=60_000)
+    code = copied_python(page)
+    assert code == "import derivation_bank as bank\n\nbank.entry(35).solve('total<=80GB', free='s')\n"
+    answer = run_copied(code)
+    shown = page_outputs(page)
+    assert {name: q.text for name, q in answer.results[0].outputs.items() if name in shown} == shown
+    assert page.problems == []
