@@ -518,6 +518,11 @@ function initPage() {
     }
   });
 
+  document.getElementById("copy-python").addEventListener("click", () => {
+    if (pendingShare) writeShare();   // the newest run's link, as Copy link has it
+    import("./python_copy.js").then(({ copyAsPython }) => copyAsPython(runner, spec, new URL(shareUrl).searchParams));
+  });
+
   setupCard({ spec, shown: () => shown, link: () => { const u = new URL(shareUrl); u.searchParams.delete("embed"); u.searchParams.delete("show"); return solve.pretty(u.href); } });
 
   // Python starts loading at once: the worker downloads and compiles on its own thread while the

@@ -201,6 +201,7 @@ export class Charts {
     const unitsKey = JSON.stringify(chosen);
     this.spec.plots.forEach((plot, i) => {
       const box = document.querySelector(`.chart[data-plot="${i}"]`);
+      this.csvLink(i, sweeps[i]);
       if (sweeps[i].inactive) {
         this.inactive(box, plot, sweeps[i].inactive);
         if (this.charts[i]) this.charts[i].destroy();
@@ -263,6 +264,37 @@ export class Charts {
       this.charts[i] = made;
       this.keyboard(box, i);
     });
+  }
+
+  // The chart's points as CSV, a "Download CSV" link beside it: the points the chart draws and its
+  // table lists, a header of names with their units, numbers as computed (unformatted), empty
+  // where the formula has no value.  Made again at each draw; none while the chart is inactive.
+  csvLink(i, sweep) {
+    const plot = this.spec.plots[i];
+    const holder = document.getElementById(`plot-${i}`);
+    if (!holder) return;
+    let link = holder.querySelector("a.plot-csv");
+    if (!link) {
+      link = document.createElement("a");
+      link.className = "plot-csv";
+      link.textContent = "Download CSV";
+      holder.querySelector("figure").after(link);
+    }
+    if (link.href) URL.revokeObjectURL(link.href);
+    link.hidden = Boolean(sweep.inactive);
+    if (sweep.inactive) { link.removeAttribute("href"); return; }
+    const label = (name) => this.spec.labels[name] || name;
+    const head = [plot.x, ...plot.y].map((name) => {
+      const unit = this.unitOf(name);
+      return unit ? `${label(name)} (${unit})` : label(name);
+    });
+    const cell = (v) => (v === null || v === undefined ? "" : String(v));
+    const quote = (text) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+    const rows = [head, ...sweep.x.map((x, k) => [cell(x), ...plot.y.map((name) => cell(sweep.y[name][k]))])];
+    const text = rows.map((row) => row.map(quote).join(",")).join("\n") + "\n";
+    link.href = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
+    link.download = `entry-${this.spec.id}-${plot.x}-chart-${i + 1}.csv`;
+    link.setAttribute("aria-label", `Download the points of the chart of ${head.slice(1).join(", ")} against ${head[0]} as CSV`);
   }
 
   // A chart that the entry's mode does not use: said in words, instead of a flat line.

@@ -88,6 +88,7 @@ const handlers = {
   // A pasted config.json, read by the runtime's bounded parser (runtime/hfconfig.py): nothing in it is run.
   config: ({ text, fill }) => JSON.parse(py.pyimport("site_runtime.hfconfig").fill_json(text, fill)),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
+  python: ({ entry, pairs }) => JSON.parse(runtime.python_json(entry, JSON.stringify(pairs))),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
   // Plans (runtime/plan.py): the same Python composing the entries' calculators.
   plan_load: ({ spec }) => JSON.parse(py.pyimport("site_runtime.plan").load(JSON.stringify(spec))),

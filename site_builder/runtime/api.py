@@ -118,3 +118,40 @@ def json_safe(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+PRESET_KINDS = ("model", "hardware")
+
+
+def python_call(calc: Calculator, pairs: list) -> str:
+    """The Python that reproduces a page's computation, from its address bar's query as
+    ``[name, value]`` pairs (the presets chosen, the inputs as typed, a solve question):
+    ``bank.entry(35).run(model='llama-3-70b', s='32k')``.  Every value is a Python literal
+    (``repr``), so a hostile query stays a string; names the entry does not know are left out."""
+    outputs = {o["name"] for o in calc.outputs}
+    presets, raw, targets, free = {}, {}, [], None
+    for key, value in pairs:
+        if key in PRESET_KINDS:
+            presets[key] = value
+        elif key == "solve":
+            free = value
+        elif key in calc.defaults:
+            raw[key] = value
+        elif key[-1:] in "<>" and key[:-1] in outputs:
+            targets.append(f"{key[:-1]}{key[-1]}={value}")
+        elif key in outputs:
+            targets.append(f"{key}={value}")
+    named = [f"{k}={v!r}" for k, v in presets.items()]
+    head = f"bank.entry({int(calc.id) if calc.id.isdigit() else calc.id!r})"
+    if free in calc.defaults and len(targets) == 1:
+        named += [f"{k}={v!r}" for k, v in raw.items() if k != free]
+        call = f"{head}.solve({', '.join([repr(targets[0]), f'free={free!r}', *named])})"
+    else:
+        named += [f"{k}={v!r}" for k, v in raw.items()]
+        call = f"{head}.run({', '.join(named)})"
+    return f"import derivation_bank as bank\n\n{call}\n"
+
+
+def python_json(entry_id: str, pairs_json: str) -> str:
+    """``python_call`` for the page's "Copy as Python": ``{"ok": true, "value": code}``."""
+    return json.dumps({"ok": True, "value": python_call(_loaded[entry_id], json.loads(pairs_json))})
