@@ -80,11 +80,13 @@ async function init(config) {
 const handlers = {
   init,
   load: ({ spec }) => JSON.parse(runtime.load(JSON.stringify(spec))),
-  run: ({ entry, raw, accessed, units }) =>
-    JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "", units ? JSON.stringify(units) : "")),
-  solve: ({ entry, raw, question, accessed, units }) =>
+  // ``link``: the page's query as link.js wrote it, which the citation cites (none: Python's own).
+  run: ({ entry, raw, accessed, units, link }) =>
+    JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "", units ? JSON.stringify(units) : "",
+                                typeof link === "string" ? link : null)),
+  solve: ({ entry, raw, question, accessed, units, link }) =>
     JSON.parse(runtime.solve_json(entry, JSON.stringify(raw), JSON.stringify(question), accessed || "",
-                                  units ? JSON.stringify(units) : "")),
+                                  units ? JSON.stringify(units) : "", typeof link === "string" ? link : null)),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
   // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.

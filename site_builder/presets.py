@@ -375,6 +375,20 @@ def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, li
     }
 
 
+def devices(presets: dict[str, dict[str, Preset]]) -> list[page.Device]:
+    """The accelerators whose memory as printed (``memory_marketed``) is not their memory as built
+    (``memory``): a reader typing a device's "80 GB" is told what it holds, from the preset."""
+    out: list[page.Device] = []
+    for preset in sorted(presets.get("hardware", {}).values(), key=lambda p: (p.family, p.name)):
+        if (
+            preset.has("memory")
+            and preset.has("memory_marketed")
+            and preset.get("memory") != preset.get("memory_marketed")
+        ):
+            out.append({"name": preset.name, "marketed": preset.get("memory_marketed"), "built": preset.get("memory")})
+    return out
+
+
 def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[page.Preset]]:
     """What the page needs to fill this entry: only the offered presets, only their mapped values.
 

@@ -20,11 +20,16 @@ def page_spec(entry: Entry, results: Results, meta: page.Meta, targets: dict, pr
         "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
         "protocol": entry.protocol,
         "solve": solve_spec(entry, results.run),
-        "reserved": list(page.RESERVED),
     }
     fill = preset_fill.spec(entry, presets)
     if fill:
         spec["presets"] = fill  # only the presets that fill this entry, only their mapped values
+        spec["kinds"] = {kind: page.KIND_LABELS[kind] for kind in fill}
+    solved = (spec["solve"] or {}).get("outputs", [])
+    if any(o.unit == "B" and o.name in solved for o in entry.outputs):
+        found = preset_fill.devices(presets)
+        if found:
+            spec["devices"] = found  # a byte target a device's printed memory matches is said so
     return spec
 
 
