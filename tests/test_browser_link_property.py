@@ -43,7 +43,10 @@ SNAPSHOT = """() => {
     menus: Object.fromEntries([...document.querySelectorAll(".unit-menus select, #presets select")].map((m) => [m.id, m.value])),
     solved: [...document.querySelectorAll(".field.solved")].map((f) => f.id),
     question: asked ? ["solve-output", "solve-sense", "solve-target", "solve-input"].map(value) : null,
-    answer: asked ? document.getElementById("solve-answer").textContent : null,
+    // The answer's values; its sentence on the range searched depends on the machine's speed (a
+    // slow formula's search is cut short), not on the link.
+    answer: asked ? [...document.querySelectorAll("#solve-answer .solve-value, #solve-answer .solve-neighbour, #solve-answer input:checked")]
+      .map((e) => e.textContent || e.value) : null,
     citation: document.getElementById("cite-run-text").textContent,
     stale: document.getElementById("outputs").classList.contains("stale"),
   };
@@ -51,7 +54,7 @@ SNAPSHOT = """() => {
 
 SETTLED = """() => {
   const d = document.documentElement.dataset;
-  return d.python === "ready" && d.replies && d.asking === "0";
+  return d.python === "ready" && d.replies && d.asking === "0" && d.link !== "pending";
 }"""
 
 
@@ -167,20 +170,33 @@ class Walker:
         if action == "back":
             other = rng.choice([k for k in ENTRIES if k != key])
             self.settle()
-            page.evaluate(f"Turbo.visit('/{other}/')")
+            self.visit(f"/{other}/")
             self.wait_entry(other)
+            self.arm()
             page.go_back()
             self.wait_entry(key)
             return f"to /{other}/ and back"
         if action == "visit":
             other = rng.choice([k for k in ENTRIES if k != key])
             self.settle()
-            page.evaluate(f"Turbo.visit('/{other}/')")
+            self.visit(f"/{other}/")
             self.wait_entry(other)
             return f"visit /{other}/"
         raise AssertionError(action)
 
+    def arm(self):
+        """Until the next visit has rendered its page for good (a cached preview comes first)."""
+        self.page.evaluate(
+            "window.__loaded = false; addEventListener('turbo:load', () => { window.__loaded = true; }, { once: true })"
+        )
+
+    def visit(self, url):
+        self.arm()
+        self.page.evaluate("(url) => Turbo.visit(url)", url)
+
     def wait_entry(self, key):
+        if self.page.evaluate("'__loaded' in window"):
+            self.page.wait_for_function("() => window.__loaded", timeout=LIMIT)
         self.page.wait_for_function(
             "(key) => { const s = document.getElementById('entry-spec'); return s && JSON.parse(s.textContent).id === key; }",
             arg=key,
@@ -272,7 +288,7 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
             )
             target = page if how == "Turbo" else fresh
             if how == "Turbo":
-                page.evaluate("(url) => Turbo.visit(url)", link)
+                walker.visit(link)
             else:
                 open_entry(fresh, server, link.removeprefix(server.url))
             reopened = Walker(target, server, walker.pools, rng)
