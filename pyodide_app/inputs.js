@@ -2,6 +2,7 @@
 // read two ways (32K = 32,000, with 32Ki = 32,768 one click away), worked cases loaded into the
 // calculator, and the QR code of the current computation (its encoder loaded only when the
 // reader opens it).  Every text here is set as text, never as markup.
+import { queryPairs, shared } from "./link.js";
 
 
 // Put one value in a field and let the page recompute as if the reader had typed it.
@@ -57,7 +58,7 @@ export function setupInputs(form) {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
       const values = {};
-      for (const [name, value] of new URLSearchParams(link.dataset.query)) {
+      for (const [name, value] of queryPairs(link.dataset.query)) {
         if (form.elements[name]) values[name] = value;
       }
       fill(form, values, true);
@@ -72,7 +73,6 @@ export function setupInputs(form) {
 
 // ---- the QR code of the current computation
 let encoder = null;
-let shown = "";
 
 function qrSvg(encode, url, ns) {
   const { size, data } = encode(url, { ecc: "M", border: 4 });
@@ -97,10 +97,10 @@ function qrSvg(encode, url, ns) {
 
 async function drawQr(url) {
   const details = document.getElementById("qr");
-  if (!details || !details.open || url === shown) return;
+  // This page's code (a page a link brings in has the build's own, even for the same URL).
+  if (!details || !details.open || url === details.dataset.payload) return;
   encoder = encoder || import(details.dataset.encoder);
   const { encode } = await encoder;
-  shown = url;
   const figure = details.querySelector("figure.qr");
   const old = figure.querySelector("svg");   // the build's code of the bare entry, until now
   const svg = qrSvg(encode, url, old.namespaceURI);
@@ -116,13 +116,8 @@ async function drawQr(url) {
   details.dataset.payload = url;
 }
 
-// The link a reader would share: the address bar without the page-only embed flag.
-function currentUrl() {
-  const url = new URL(location.href);
-  url.searchParams.delete("embed");
-  url.hash = "";
-  return url.href;
-}
+// The link a reader would share (link.js): the same as Copy link's.
+const currentUrl = () => shared();
 
 let following = false;   // the document outlives its pages (links swap them in): listen once
 function setupQr() {

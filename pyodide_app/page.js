@@ -1,6 +1,6 @@
 // The entry page: reads the entry's spec, sends the reader's raw inputs to Python in a worker,
 // shows results, per-field messages, stale marks and the Python status; keeps the address bar
-// a shareable link to the computation.  The page is complete without this script: results for
+// a shareable link to the computation (link.js reads and writes it).  The page is complete without this script: results for
 // the defaults are in the HTML.
 //
 // The module runs once per visit: links between pages swap the page's body in (Turbo Drive,
@@ -15,11 +15,13 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupCard } from "./card.js";
 import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
+import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets;   // this page's solve panel and preset menus
 let shown = [];       // the outputs the embed card shows (?show=), known names only
-let reserved;         // query names the page keeps for itself (the spec's, from the runtime)
+let embedded = false; // the page is an embed card (?embed=1)
+let defaults = {};    // input -> its text as the page was built (before any link filled it)
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
@@ -51,7 +53,6 @@ function startCharts() {
 let ready = false;
 let sent = 0;      // sequence number of the newest request
 let applied = 0;   // sequence number of the newest reply shown; older replies are dropped
-let shareUrl = location.href;
 const root = document.documentElement;
 
 function setStatus(state, text) {
@@ -141,35 +142,58 @@ function showList(element, items, unit) {
   }));
 }
 
+// The page's link state (link.js writes it): what reopens the page as it is.  ``question``: the
+// question asked (the solve panel's, by default).
+function linkState(question = solve.active() ? solve.question() : null) {
+  const chosen = presets.chosen();
+  // The freed input is the answer, which the question gives again, unless no value met it or
+  // the reader picked another of several (then the link carries it, and the question picks it).
+  const freed = question && !solve.carriesFreed() ? question.input : null;
+  return {
+    question,
+    presets: chosen,
+    inputs: carried(spec, rawInputs(), defaults, chosen, freed),
+    units: units(),
+    show: shown,
+    embed: embedded,
+    version: spec.versions ? spec.versions.current : null,   // the link names the version that computed it
+  };
+}
+
 // The address bar and the citation follow the inputs once typing pauses (browsers throttle
-// history updates): the run's reply carries them, only writing them waits.
+// history updates): the run's reply carries the citation of the link it was asked with, and
+// the link's state travels with the request, so both always say the same; only writing waits.
 let shareTimer = null;
-let pendingShare = null;   // the newest run's link and citation, not yet written
-function scheduleShare(share, delay = 300) {
+let pendingShare = null;   // {share, state}: the newest run's citation and link, not yet written
+function scheduleShare(share, state, delay = 300) {
   clearTimeout(shareTimer);
-  pendingShare = share || null;
+  pendingShare = share && state ? { share, state } : null;
+  root.dataset.link = pendingShare ? "pending" : "written";
   shareTimer = setTimeout(writeShare, delay);
+}
+
+// The page's own signals of its link: data-asking, the runs and solves not yet answered;
+// data-link, "pending" until the newest answer's link is in the address bar, then "written".
+let asking = 0;
+function tracked(promise) {
+  root.dataset.asking = String(++asking);
+  const done = () => { root.dataset.asking = String(--asking); };
+  promise.then(done, done);
+  return promise;
 }
 
 function writeShare() {
   clearTimeout(shareTimer);
-  const share = pendingShare && solve.share(pendingShare);
+  const pending = pendingShare;
   pendingShare = null;
-  if (!share) return;
-  const query = presets.share(new URLSearchParams(share.query));
-  const chosen = Object.entries(units()).map(([family, choice]) => `${family}:${choice}`).join(",");
-  if (chosen) query.set("units", chosen);
-  if (document.documentElement.classList.contains("embed")) query.set("embed", "1");
-  if (shown.length) query.set("show", shown.join(","));
-  const search = solve.search(query);
-  const local = location.pathname + (search ? `?${search}` : "") + location.hash;
-  history.replaceState(history.state, "", local);   // the state is the page navigation's (back, forward)
-  shareUrl = new URL(local, location.href).href;
-  document.getElementById("cite-run-text").textContent = share.text;
-  document.getElementById("cite-run-bibtex").textContent = share.bibtex;
+  if (!pending) return;
+  presets.settle();
+  publish(pending.state);
+  root.dataset.link = "written";
+  document.getElementById("cite-run-text").textContent = pending.share.text;
+  document.getElementById("cite-run-bibtex").textContent = pending.share.bibtex;
   const printed = document.getElementById("print-url");
-  if (printed) printed.textContent = solve.pretty(shareUrl);   // print: the link carries the inputs
-  document.dispatchEvent(new CustomEvent("share-link"));
+  if (printed) printed.textContent = shared();   // print: the link carries the inputs
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -178,9 +202,10 @@ async function recompute(first = false) {
   if (!ready) return;
   const seq = ++sent;
   const mine = current;
+  const state = linkState();
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: rawInputs(), accessed: today(), units: units() }, WATCHDOG_MS);
+    reply = await tracked(runner.call("run", { entry: spec.id, raw: rawInputs(), accessed: today(), units: units(), link: citedQuery(state) }, WATCHDOG_MS));
   } catch (err) {
     if (seq === sent && ready && mine === current) setStatus("failed", `Python failed: ${err.message}`);
     return;
@@ -189,7 +214,7 @@ async function recompute(first = false) {
   applied = seq;
   document.documentElement.dataset.replies = String(seq);
   if (reply.ok) {
-    showRun(reply.value, first);
+    showRun(reply.value, state, first);
   } else {
     showErrors(reply.errors);
     showEchoes(form, {}, Object.keys(reply.errors));
@@ -200,22 +225,22 @@ async function recompute(first = false) {
 // One run's reply, complete: results, echoes, feed links, and (once typing pauses) the link and
 // citation.  ``first``: the first computation keeps the "Python ready" message up: it is the one
 // the reader waited for, and it stays until the reader changes something.
-function showRun(value, first = false) {
+function showRun(value, state, first = false) {
   showErrors({});
   showResult(value);
   showEchoes(form, value.echo, names);
   value.feeds.forEach((href, i) => { document.getElementById(`feed-${i}`).href = href; });
-  scheduleShare(value.share);
+  scheduleShare(value.share, state);
   scheduleExtras();
   if (!first) setStatus("ready", "Computed by Python in your browser.");
 }
 
-// A run the solve panel computed (its answer's): shown as the newest reply.
-function showSolved(value) {
+// A run the solve panel computed (its answer's, asked with the link ``state``): the newest reply.
+function showSolved(value, state) {
   const seq = ++sent;
   applied = seq;
   document.documentElement.dataset.replies = String(seq);
-  showRun(value);
+  showRun(value, state);
 }
 
 // ---- charts and scaling follow the results once typing pauses
@@ -413,16 +438,24 @@ function initPage() {
   unitMenus = [...document.querySelectorAll(".unit-menus select")];
   ready = false;
   sent = applied = 0;
-  shareUrl = location.href;
+  leaveLink();
+
+  // ---- the page's link, read once (link.js): every notice says what it ignored, as text
+  defaults = {};
+  for (const input of spec.inputs) {
+    const field = form.elements[input.name];
+    defaults[input.name] = field.tagName === "SELECT"
+      ? ([...field.options].find((o) => o.defaultSelected) || field.options[0]).value
+      : field.defaultValue;
+  }
+  const link = readLink(location.search, spec, {
+    units: Object.fromEntries(unitMenus.map((m) => [m.dataset.family, [...m.options].map((o) => o.value).filter(Boolean)])),
+  });
+  for (const text of link.notices) addNotice(text);
+  embedded = link.embed;
 
   // ---- units the reader chose, kept in the link
-  const chosenUnits = new URLSearchParams(location.search).get("units") || "";
-  for (const pair of chosenUnits.split(",")) {
-    const [family, choice] = pair.split(":");
-    const menu = unitMenus.find((m) => m.dataset.family === family);
-    if (menu && [...menu.options].some((o) => o.value === choice)) menu.value = choice;
-    else if (pair) addNotice(`Ignored the link's unit choice “${pair.slice(0, 40)}”.`);
-  }
+  for (const menu of unitMenus) if (link.units[menu.dataset.family]) menu.value = link.units[menu.dataset.family];
   for (const menu of unitMenus) {
     menu.addEventListener("change", () => {
       remember();
@@ -431,34 +464,35 @@ function initPage() {
     });
   }
 
-  // ---- the outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice)
-  shown = [];
-  const show = new URLSearchParams(location.search).get("show");
-  if (show !== null) {
-    const known = new Set(spec.outputs.map((o) => o.name));
-    for (const name of show.split(",").map((n) => n.trim()).filter(Boolean).slice(0, 50)) {
-      if (known.has(name)) { if (!shown.includes(name)) shown.push(name); }
-      else addNotice(`Ignored the link's output “${name.slice(0, 40)}” in show: this entry has no such output.`);
-    }
-    if (shown.length) {
-      outputs.dataset.show = shown.join(",");
-      const list = outputs.querySelector("dl");
-      for (const name of shown) {
-        const row = document.getElementById(`output-${name}`);
-        row.classList.add("shown");
-        list.append(row);   // in the link's order
-      }
+  // ---- the outputs an embed card shows (?show=), in the link's order
+  shown = link.show;
+  if (shown.length) {
+    outputs.dataset.show = shown.join(",");
+    const list = outputs.querySelector("dl");
+    for (const name of shown) {
+      const row = document.getElementById(`output-${name}`);
+      row.classList.add("shown");
+      list.append(row);   // in the link's order
     }
   }
 
   setupPractice(spec);
   setupInputs(form);
   const page = current;   // an answer that arrives after the reader left is not shown on the next page
-  solve = setupSolve({ spec, form, runner, rawInputs, units, recompute, showSolved: (run) => { if (page === current) showSolved(run); }, addNotice, today, ready: () => ready, watchdog: WATCHDOG_MS });
+  solve = setupSolve({
+    spec, form, runner, rawInputs, units, recompute, addNotice, today, linkState, citedQuery, tracked,
+    question: link.question,
+    picked: link.question ? link.inputs[link.question.input] : undefined,
+    showSolved: (run, state) => { if (page === current) showSolved(run, state); },
+    ready: () => ready,
+    watchdog: WATCHDOG_MS,
+  });
 
-  // ---- a shared link: fill the form from the query string (a preset first; the link's inputs win)
-  presets = setupPresets(spec, form, addNotice);
-  setupVersions({ spec, form, addNotice });   // ?version=N: that version's results beside these
+  // ---- a shared link: fill the form from it (a preset first; the link's inputs win)
+  presets = setupPresets(spec, form, link);
+  linked = { ...link.inputs };
+  for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
+    setupVersions({ spec, form, addNotice, asked: link.version });   // ?version=N: that version's results beside these
   setupNotation();   // the statement's symbols and their fields light each other
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
@@ -466,19 +500,6 @@ function initPage() {
   document.getElementById("config-paste")?.addEventListener("click", () => openConfig().then((c) => c.open()), { once: true });
   pasteBox?.addEventListener("dragover", (event) => event.preventDefault());
   pasteBox?.addEventListener("drop", (event) => { event.preventDefault(); openConfig().then((c) => c.drop(event.dataTransfer)); });
-  linked = {};
-  reserved = new Set(spec.reserved);
-  for (const [name, value] of new URLSearchParams(location.search)) {
-    if (reserved.has(name) || solve.keys.has(name)) continue;
-    if (!names.has(name)) {
-      addNotice(`Ignored the link's parameter “${name.slice(0, 40)}”: this entry has no such input.`);
-    } else if (value.length > 20000) {
-      addNotice(`Ignored the link's value for ${name}: it is too long.`);
-    } else {
-      linked[name] = value;
-      form.elements[name].value = value;
-    }
-  }
   if (Object.keys(linked).length) {
     outputs.classList.add("stale");
     setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
@@ -508,22 +529,21 @@ function initPage() {
   document.getElementById("copy-link").addEventListener("click", async () => {
     const feedback = document.getElementById("copy-feedback");
     if (pendingShare) writeShare();   // the newest run's link, not the one typing left behind
-    const url = new URL(shareUrl);
-    url.searchParams.delete("embed");
+    const url = shared();
     try {
-      await navigator.clipboard.writeText(solve.pretty(url.href));
+      await navigator.clipboard.writeText(url);
       feedback.textContent = "Link copied.";
     } catch (err) {
-      feedback.textContent = `Copy this link: ${solve.pretty(url.href)}`;
+      feedback.textContent = `Copy this link: ${url}`;
     }
   });
 
   document.getElementById("copy-python").addEventListener("click", () => {
     if (pendingShare) writeShare();   // the newest run's link, as Copy link has it
-    import("./python_copy.js").then(({ copyAsPython }) => copyAsPython(runner, spec, new URL(shareUrl).searchParams));
+    import("./python_copy.js").then(({ copyAsPython }) => copyAsPython(runner, spec, linkPairs(shared())));
   });
 
-  setupCard({ spec, shown: () => shown, link: () => { const u = new URL(shareUrl); u.searchParams.delete("embed"); u.searchParams.delete("show"); return solve.pretty(u.href); } });
+  setupCard({ spec, shown: () => shown, link: () => shared({ card: true }) });
 
   // Python starts loading at once: the worker downloads and compiles on its own thread while the
   // page paints (the results for the defaults are already in the HTML).  On a page a link
@@ -540,7 +560,7 @@ function leavePage() {
   if (charts) charts.then((c) => c && c.close(), () => {});
   seen = charts = null;
   if (runner) runner.onrestart = null;
-  for (const key of ["python", "replies", "charts", "watchdog"]) delete root.dataset[key];
+  for (const key of ["python", "replies", "charts", "watchdog", "link"]) delete root.dataset[key];
   root.classList.remove("practice");
 }
 

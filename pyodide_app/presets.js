@@ -1,14 +1,14 @@
 // "Fill from a model / an accelerator": sets an entry's inputs from a published preset and marks
 // each one with the preset's name and a link to its source.  The reader can still change any
-// input (its mark then goes away).  The link carries ?model=<id>&hardware=<id>; inputs given in
-// the link override the preset's; a preset name this entry does not offer is ignored, with a
-// notice.  The spec carries only the presets that fill this entry, and only their mapped values.
-const KINDS = { model: "model", hardware: "accelerator" };
+// input (its mark then goes away).  The link (link.js reads and writes it) carries the presets
+// chosen, ?model=<id>&hardware=<id>; inputs given in the link override the preset's.  The spec
+// carries only the presets that fill this entry, and only their mapped values.
 
-export function setupPresets(spec, form, addNotice) {
+// ``link``: what the page's link asks (link.js's readLink): its presets and its own inputs.
+export function setupPresets(spec, form, link) {
   const offered = spec.presets || {};
   const box = document.getElementById("presets");
-  const none = { share: (query) => query };
+  const none = { chosen: () => ({}), settle: () => {} };
   if (!box || !Object.keys(offered).length) return none;
   box.hidden = false;
 
@@ -86,18 +86,12 @@ export function setupPresets(spec, form, addNotice) {
     if (event.target !== form && event.target.name in marked) unmark(event.target.name);
   });
 
-  // A shared link: ?model=<id>&hardware=<id>; the link's own inputs win over the preset's.
-  const params = new URLSearchParams(location.search);
-  const explicit = new Set(spec.inputs.map((i) => i.name).filter((n) => params.has(n)));
+  // A shared link: its presets, in the link's order; the link's own inputs win over the preset's.
+  const explicit = new Set(Object.keys(link.inputs));
   let filled = false;
-  for (const kind of Object.keys(KINDS)) {
-    const id = params.get(kind);
-    if (id === null || id === "") continue;
+  for (const [kind, id] of Object.entries(link.presets)) {
     const preset = (offered[kind] || []).find((p) => p.id === id);
-    if (!preset) {
-      addNotice(`Ignored the link's ${kind} “${id.slice(0, 40)}”: no such ${KINDS[kind]} fills this entry.`);
-      continue;
-    }
+    if (!preset) continue;   // link.js said so
     const menu = menus.find((m) => m.dataset.kind === kind);
     if (menu) menu.value = id;
     apply(kind, preset, explicit);
@@ -106,19 +100,15 @@ export function setupPresets(spec, form, addNotice) {
   if (filled) document.getElementById("outputs")?.classList.add("stale");
 
   return {
-    // The address bar's query: the chosen presets first, then only the inputs that differ from them.
-    share(query) {
-      const out = new URLSearchParams();
-      for (const [kind, preset] of Object.entries(chosen)) out.set(kind, preset.id);
-      for (const [name, value] of query) if (!(name in marked) && !(name in KINDS)) out.append(name, value);
-      // An input the reader changed back to the entry's default is not in Python's query, yet the
-      // preset would fill it again: carry it explicitly.
-      for (const preset of Object.values(chosen)) {
-        for (const name of Object.keys(preset.values)) {
-          if (!(name in marked) && !out.has(name) && field(name)) out.set(name, field(name).value);
-        }
+    // kind -> the preset applied: what the link names, and the values it need not repeat.
+    chosen: () => ({ ...chosen }),
+    // A field that no longer holds its preset's value (a solved answer put another there) is not
+    // marked as the preset's any more.
+    settle() {
+      for (const [name, kind] of Object.entries(marked)) {
+        const preset = chosen[kind];
+        if (!preset || !field(name) || field(name).value !== String(preset.values[name][0])) unmark(name);
       }
-      return out;
     },
   };
 }

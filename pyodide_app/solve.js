@@ -1,39 +1,9 @@
 // Asking an entry backwards: the reader picks a numeric result, a target for it (=, ≤, ≥) in the
 // units shown, and the input to free; Python solves for that input, which is filled in and marked
 // solved, and every result is recomputed there.  The question lives in the address bar as
-// ?solve=<input>&<output><=<target> (also >=, =), so it can be linked, embedded and cited.
+// ?solve=<input>&<output><=<target> (also >=, =), so it can be linked, embedded and cited: link.js
+// reads and writes it, and Python cites the answer as the answer to it.
 const SENSES = { "=": "=", "<=": "≤", ">=": "≥" };
-const MAX_TARGET = 60;   // characters of a linked target: a number with a unit is far shorter
-
-// The question a link asks, read once.  ``keys``: the query names it used, which the page's
-// forward parameters leave alone; ``problems``: why it is ignored, for the notice.
-function fromLink(params, spec) {
-  const found = { question: null, keys: new Set(), problems: [] };
-  const free = params.getAll("solve");
-  if (!free.length) return found;
-  found.keys.add("solve");
-  const targets = [];
-  for (const [key, value] of params) {
-    const sense = /[<>]$/.test(key) ? `${key.slice(-1)}=` : "=";
-    const name = sense === "=" ? key : key.slice(0, -1);
-    if (sense !== "=" || spec.outputs.some((o) => o.name === name)) {
-      found.keys.add(key);
-      targets.push({ output: name, sense, target: value });
-    }
-  }
-  const short = (text) => `“${text.slice(0, 40)}”`;
-  const says = (why) => found.problems.push(`Ignored the link's question: ${why}`);
-  const input = spec.inputs.find((i) => i.name === free[0]);
-  if (free.length > 1) says("it frees more than one input; ask for one at a time.");
-  else if (!spec.solve) says("this entry has no numeric input and result to solve with (list inputs cannot be freed).");
-  else if (!input) says(`this entry has no input ${short(free[0])} to solve for.`);
-  else if (!spec.solve.inputs.includes(input.name)) says(`${input.name} is a ${input.type} input, and only a numeric input can be freed.`);
-  else if (targets.length !== 1) says(targets.length ? "it sets more than one target; ask one at a time." : "it names no target, e.g. total<=80GB.");
-  else if (!spec.solve.outputs.includes(targets[0].output)) says(`this entry has no numeric result ${short(targets[0].output)}.`);
-  else if (!targets[0].target.trim() || targets[0].target.length > MAX_TARGET) says(`the target for ${targets[0].output} is ${targets[0].target.trim() ? "too long" : "empty"}.`);
-  else found.question = { input: input.name, ...targets[0] };
-  return found;
-}
 
 function option(value, text) {
   const o = document.createElement("option");
@@ -50,19 +20,31 @@ function line(text, className = "") {
 }
 
 // ``page``: what page.js lends: spec, form, runner, rawInputs(), units(), recompute(),
-// showSolved(run), addNotice(text), today(), watchdog (ms).  Returns the hooks page.js calls.
+// showSolved(run, state), addNotice(text), today(), watchdog (ms), linkState(question) (the
+// page's link state, asking ``question``), citedQuery(state), tracked(promise) (counts a request
+// until answered), ``question``: the one the link asks (link.js), and ``picked``: the freed
+// input's value the link carries (which of several answers, or the value none met).
+// Returns the hooks page.js calls.
 export function setupSolve(page) {
   const { spec, form, runner } = page;
   const root = document.documentElement;
   const panel = document.getElementById("solve");
-  const link = fromLink(new URLSearchParams(location.search), spec);
-  const hooks = { keys: link.keys, ask: async () => {}, active: () => false, share: (s) => s, search: (q) => String(q), pretty: (u) => u };
-  for (const text of link.problems) page.addNotice(text);
+  const hooks = { ask: async () => {}, active: () => false, question: () => null, carriesFreed: () => false };
   if (!panel || !spec.solve) return hooks;
 
   const el = (id) => document.getElementById(id);
   const [outputMenu, senseMenu, targetBox, inputMenu] = ["solve-output", "solve-sense", "solve-target", "solve-input"].map(el);
   const answer = el("solve-answer"), error = el("solve-err"), clear = el("solve-clear");
+  // How the target was read (80 gb read as 80 GB), beside it.
+  let reading = el("solve-reading");
+  if (!reading) {
+    reading = line("", "solve-reading");
+    reading.id = "solve-reading";
+    reading.hidden = true;
+    error.before(reading);
+    targetBox.setAttribute("aria-describedby", `${targetBox.getAttribute("aria-describedby")} solve-reading`);
+  }
+  const echo = (text) => { reading.hidden = !text; reading.textContent = text || ""; };
   for (const name of spec.solve.outputs) outputMenu.append(option(name, spec.labels[name]));
   for (const name of spec.solve.inputs) inputMenu.append(option(name, `${spec.labels[name]} (${name})`));
   outputMenu.value = spec.solve.output;
@@ -131,6 +113,7 @@ export function setupSolve(page) {
     active = null;
     last = null;
     mark(null);
+    echo("");
     answer.replaceChildren();
     clear.hidden = true;
     panel.classList.remove("asked", "stale");
@@ -152,7 +135,7 @@ export function setupSolve(page) {
       solutions.forEach((s, i) => {
         const label = document.createElement("label");
         const radio = Object.assign(document.createElement("input"), { type: "radio", name: "solve-choice", value: String(i), checked: i === chosen });
-        radio.addEventListener("change", () => { chosen = i; apply(value); });
+        radio.addEventListener("change", () => { chosen = i; apply(value, page.linkState(active)); });
         label.append(radio, ` ${value.input} = ${s.text}`);
         group.append(label);
       });
@@ -166,7 +149,7 @@ export function setupSolve(page) {
   }
 
   // The answer's run is complete (results, link, citation): shown as it is, not computed again.
-  async function apply(value) {
+  async function apply(value, state) {
     const s = (value.solutions || [])[chosen];
     if (s) {
       form.elements[value.input].value = s.text;
@@ -175,8 +158,9 @@ export function setupSolve(page) {
       mark(null);
     }
     showAnswer(value);
+    echo([value.target_reading, value.target_note].filter(Boolean).join(". "));
     panel.classList.remove("stale");
-    if (s) page.showSolved(s.run);
+    if (s) page.showSolved(s.run, state);
     else await page.recompute();   // no value meets it: the results at the inputs as they are
     root.dataset.solves = String(Number(root.dataset.solves || 0) + 1);
   }
@@ -191,9 +175,10 @@ export function setupSolve(page) {
     // An answer that takes a while shows the last one as stale meanwhile (a quick one, as most
     // are, would only make the mark flicker as the reader types).
     const slow = setTimeout(() => { if (seq === asked) staleMark(); }, 150);
+    const state = page.linkState(q);   // the link that asks it: the answer's citation cites it
     let reply;
     try {
-      reply = await runner.call("solve", { entry: spec.id, raw, question: q, accessed: page.today(), units: page.units() }, page.watchdog);
+      reply = await page.tracked(runner.call("solve", { entry: spec.id, raw, question: q, accessed: page.today(), units: page.units(), link: page.citedQuery(state) }, page.watchdog));
     } catch (err) {
       clearTimeout(slow);
       if (seq !== asked) return;
@@ -229,9 +214,13 @@ export function setupSolve(page) {
     says("");
     active = q;
     last = reply.value;
+    if (linked && page.picked !== undefined) {   // the link's own pick among the answers
+      const at = (last.solutions || []).findIndex((s) => s.text === page.picked.trim());
+      if (at >= 0) chosen = at;
+    }
     if (chosen >= (last.solutions || []).length) chosen = 0;
     clear.hidden = false;
-    await apply(last);
+    await apply(last, state);
   }
 
   panel.addEventListener("submit", (event) => {
@@ -260,31 +249,16 @@ export function setupSolve(page) {
   }
   new MutationObserver(hint).observe(el("outputs"), { childList: true, subtree: true, characterData: true });
 
-  if (link.question) fill(link.question);
-  hooks.ask = () => (link.question ? ask(link.question, true) : Promise.resolve());
+  const linked = page.question;
+  if (linked) fill(linked);
+  hooks.ask = () => (linked ? ask(linked, true) : Promise.resolve());
   hooks.active = () => active !== null;
-  // The citation of an inverse question: the computation at the value shown (a run's ``share``),
-  // cited by the link that asks the question again (the freed input's value is the answer, not a given).
-  hooks.share = (share) => {
-    if (!active || share.url.includes("solve=")) return share;
-    const q = active;
-    const url = hooks.pretty(`${spec.meta.url}?${hooks.search(share.query)}`);
-    const asks = `solved for ${q.input} where ${describe(q)}, computed with`;
-    const cite = (text) => text.split(share.url).join(url).replace("computed with", asks);
-    return { ...share, url, text: cite(share.text), bibtex: cite(share.bibtex) };
+  hooks.question = () => active;
+  // The freed input's value is not the first answer (none met the target, or the reader picked
+  // another): the link carries it.
+  hooks.carriesFreed = () => {
+    const solutions = (last && last.solutions) || [];
+    return !solutions.length || chosen !== 0;
   };
-  // The address bar's query: the forward inputs the reader changed, less the freed one, and the
-  // question written as it reads (solve=s&total<=80GB).
-  hooks.search = (query) => {
-    const q = new URLSearchParams(query);
-    if (!active) return q.toString();
-    for (const key of [...q.keys()]) {
-      if (key === "solve" || key === active.input || /[<>]$/.test(key) || key === active.output) q.delete(key);
-    }
-    const asked = `solve=${encodeURIComponent(active.input)}&${encodeURIComponent(active.output)}${active.sense}${encodeURIComponent(active.target)}`;
-    return [asked, q.toString()].filter(Boolean).join("&");
-  };
-  // A copied link reads as it was written: browsers keep < and > escaped in the address bar.
-  hooks.pretty = (url) => url.replace(/%3C=/g, "<=").replace(/%3E=/g, ">=");
   return hooks;
 }

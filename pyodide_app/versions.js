@@ -13,21 +13,21 @@ function element(tag, text, className) {
   return made;
 }
 
-// The version a link names: a whole number from 1 to the current version, or null (with the reason).
-export function askedVersion(search, versions) {
-  const asked = new URLSearchParams(search).get("version");
-  if (asked === null) return { version: null };
+// The version a link names (its text, as link.js read it, or null): a whole number from 1 to the
+// current version, or null (with the reason).
+export function askedVersion(asked, versions) {
+  if (asked === null || asked === undefined) return { version: null };
   if (!MAX_VERSION.test(asked) || Number(asked) > versions.current) {
     return { version: null, ignored: `Ignored the link's version “${asked.slice(0, 40)}”: this entry has version${versions.current > 1 ? "s 1 to " : " "}${versions.current}.` };
   }
   return { version: Number(asked) };
 }
 
-export function setupVersions({ spec, form, addNotice }) {
+export function setupVersions({ spec, form, addNotice, asked = null }) {
   const box = document.getElementById("version-notice");
   const versions = spec.versions;
   if (!box || !versions) return;
-  const { version, ignored } = askedVersion(location.search, versions);
+  const { version, ignored } = askedVersion(asked, versions);
   if (ignored) addNotice(ignored);
   if (version === null || version === versions.current) return;
   const older = versions.older[String(version)];

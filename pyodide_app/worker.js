@@ -80,11 +80,13 @@ async function init(config) {
 const handlers = {
   init,
   load: ({ spec }) => JSON.parse(runtime.load(JSON.stringify(spec))),
-  run: ({ entry, raw, accessed, units }) =>
-    JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "", units ? JSON.stringify(units) : "")),
-  solve: ({ entry, raw, question, accessed, units }) =>
+  // ``link``: the page's query as link.js wrote it, which the citation cites (none: Python's own).
+  run: ({ entry, raw, accessed, units, link }) =>
+    JSON.parse(runtime.run_json(entry, JSON.stringify(raw), accessed || "", units ? JSON.stringify(units) : "",
+                                typeof link === "string" ? link : null)),
+  solve: ({ entry, raw, question, accessed, units, link }) =>
     JSON.parse(runtime.solve_json(entry, JSON.stringify(raw), JSON.stringify(question), accessed || "",
-                                  units ? JSON.stringify(units) : "")),
+                                  units ? JSON.stringify(units) : "", typeof link === "string" ? link : null)),
   // A pasted config.json, read by the runtime's bounded parser (runtime/hfconfig.py): nothing in it is run.
   config: ({ text, fill }) => JSON.parse(py.pyimport("site_runtime.hfconfig").fill_json(text, fill)),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),

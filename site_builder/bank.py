@@ -150,7 +150,9 @@ def _chapters(d: Draft, problems: Problems) -> None:
 
 def _versions(d: Draft, problems: Problems) -> None:
     """Every entry's and preset's numbered versions; what determines the numbers is its newest one's."""
-    d.versions = load_versions(d.root, d.entries, problems) if d.whole else d.old.versions
+    d.versions = load_versions(
+        d.root, d.entries, problems
+    )  # one small file: read anew, so serve checks it as a build does
     check_versions(d.versions, d.entries, d.presets, problems)
 
 

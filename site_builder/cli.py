@@ -293,6 +293,8 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
         print(f"entry {entry.key}: {exc}", file=sys.stderr)
         return 2
     code = 0 if result["status"] == "solved" else 2
+    if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
+        print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
     if args.json:
         out = {
             "entry": entry.id,

@@ -26,6 +26,7 @@ from .model_architecture import (
     counts,
     missing,
 )
+from .runtime import page
 from .runtime.numbers import NumberError, read_exact, write_input
 from .yamlfile import Tree, compose, read_schema, schema_errors
 
@@ -432,3 +433,17 @@ def load_presets(entries_dir: Path, problems: Problems) -> dict[str, dict[str, P
         seen[preset.id] = path
         found[preset.kind][preset.id] = preset
     return found
+
+
+def devices(presets: dict[str, dict[str, Preset]]) -> list[page.Device]:
+    """The accelerators whose memory as printed (``memory_marketed``) is not their memory as built
+    (``memory``): a reader typing a device's "80 GB" is told what it holds, from the preset."""
+    out: list[page.Device] = []
+    for preset in sorted(presets.get("hardware", {}).values(), key=lambda p: (p.family, p.name)):
+        if (
+            preset.has("memory")
+            and preset.has("memory_marketed")
+            and preset.get("memory") != preset.get("memory_marketed")
+        ):
+            out.append({"name": preset.name, "marketed": preset.get("memory_marketed"), "built": preset.get("memory")})
+    return out

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
@@ -290,24 +289,12 @@ class Renderer:
         scale = " (logarithmic axis)" if plot["log_x"] else ""
         return f"Chart of {', '.join(outputs[n].label for n in plot['y'])} against {x.label}{scale}. " + " ".join(parts)
 
-    @staticmethod
-    def case_query(case) -> str:
-        """The query string that loads a worked case into the calculator: its inputs, and for an
-        inverse case its question in the page's notation (``solve=s&total<=80GB``)."""
-        query = urlencode({n: write_input(v) for n, v in case.inputs.items()})
-        q = case.inverse
-        if q:
-            sense = {"=": "", "<=": "<", ">=": ">"}[q["sense"]]
-            question = f"solve={quote(q['input'])}&{quote(q['output'])}{quote(sense)}={quote(str(q['target']), safe='')}"  # < and > escaped: HTML allows neither raw in a query
-            query = f"{query}&{question}" if query else question
-        return query
-
     def entry(self, entry: Entry, results: Results) -> str:
         """An entry's page, showing ``results`` (made by ``results.results``)."""
         defaults = results.run
         meta = self.meta(entry)
         spec = page_spec(entry, results, meta, self.by_key, self.presets, self.versions.spec(entry.key))
-        run = page.share(meta, spec["inputs"], spec["outputs"], {}, defaults, {}, self.date)
+        run = page.share(meta, spec["inputs"], spec["outputs"], {}, defaults, "", self.date)
         citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
         first = entry.inputs[0]
         example = f"{first.name}={write_input(first.default)}"
@@ -338,7 +325,7 @@ class Renderer:
                 for i in entry.inputs
                 if i.type != "choice"
             },
-            case_queries={case.id: self.case_query(case) for case in entry.cases},
+            case_queries={case.id: page.case_query(case.inputs, case.inverse) for case in entry.cases},
             previous=bank[i - 1] if i > 0 else None,
             next=bank[i + 1] if i + 1 < len(bank) else None,
             related=related,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import fill
 from .entry import Entry
+from .presets import devices as preset_devices
 from .results import Results
 from .runtime import page
 
@@ -23,15 +24,20 @@ def page_spec(
         "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
         "protocol": entry.protocol,
         "solve": solve_spec(entry, results.run),
-        "reserved": list(page.RESERVED),
         "versions": versions,
     }
     filling = fill.spec(entry, presets)
     if filling:
         spec["presets"] = filling  # only the presets that fill this entry, only their mapped values
+        spec["kinds"] = {kind: page.KIND_LABELS[kind] for kind in filling}
     mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
     if mapping:
         spec["config_fill"] = mapping  # what a pasted config.json fills (runtime/hfconfig.py, in the worker)
+    solved = (spec["solve"] or {}).get("outputs", [])
+    if any(o.unit == "B" and o.name in solved for o in entry.outputs):
+        found = preset_devices(presets)
+        if found:
+            spec["devices"] = found  # a byte target a device's printed memory matches is said so
     return spec
 
 

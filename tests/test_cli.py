@@ -197,3 +197,31 @@ def test_compute_reads_context_lengths_powers_and_lists_as_readers_write_them(ca
     assert "commas separate the numbers, never thousands" in captured.err
     assert main(["compute", "38", "z=1000,1001,999,1002", "v=1,2,3,4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["inputs"]["z"] == [1000.0, 1001.0, 999.0, 1002.0]
+
+
+def test_a_decimal_comma_is_refused_with_the_dotted_spelling_never_read_as_thousands(capsys):
+    assert main(["compute", "19", "target=0,125"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "entry 19: target: '0,125' is not a number: the decimal point is a dot (write 0.125); "
+        "expected a number in (0, 1)"
+    )
+    assert main(["compute", "35", "s=1,250", "--json"]) == 0  # thousands, and said so
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["inputs"]["s"] == 1250
+    assert (
+        "note: s: 1,250 read as 1,250 (the comma groups thousands; the decimal point is a dot); for 1.25 write s=1.250"
+        in captured.err
+    )
+
+
+def test_a_target_is_read_as_people_type_its_unit_and_the_reading_is_said(capsys):
+    assert main(["compute", "35", "total<=80 gb", "--solve", "s", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["solutions"][0]["value"] == 244140
+    assert "note: total: target 80 gb read as 80 GB" in captured.err
+    assert main(["compute", "35", "total<=80GiB", "--solve", "s", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["target"] == 80 * 2**30
+    assert "note: total: target 80GiB read as 85.9 GB" in captured.err
+    assert main(["compute", "35", "total<=80GB", "--solve", "s"]) == 0
+    assert "note:" not in capsys.readouterr().err  # written as the result writes it: nothing to say

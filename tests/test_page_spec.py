@@ -141,14 +141,6 @@ def test_the_docs_name_every_reserved_name():
 
 
 @pytest.mark.node  # reads the built site
-def test_the_page_takes_its_reserved_names_from_the_spec(site):
-    spec = json.loads(html.unescape(SPEC.search((site / "35" / "index.html").read_text()).group(1)))
-    assert spec["reserved"] == list(page.RESERVED)
-    script = (ROOT / "pyodide_app" / "page.js").read_text()
-    assert "spec.reserved" in script
-    assert not re.search(r'"embed",\s*"units"', script)  # no list of its own to drift
-
-
 # ----------------------------------------------------------------------------- one run, complete
 
 
@@ -169,17 +161,22 @@ def test_a_run_reply_carries_the_link_the_citation_and_the_feed_links(site):
     assert value["feeds"] == [html.unescape(h) for h in hrefs]
     cited = re.search(r'<pre class="citation" id="cite-run-text">(.*?)</pre>', text, re.S).group(1)
     assert value["share"]["text"] == html.unescape(cited)
-    assert value["share"]["query"] == {"version": "1"} and value["share"]["url"] == spec["meta"]["url"] + "?version=1"
+    assert value["share"]["query"] == "version=1" and value["share"]["url"] == spec["meta"]["url"] + "?version=1"
     # An edit: the one reply has everything the page writes.
     first = spec["inputs"][0]
     changed = "7" if first["type"] in ("real", "integer") else None
     assert changed, "entry 36's first input is a number"
     value = json.loads(api.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01"))["value"]
     share = value["share"]
-    assert share["query"] == {first["name"]: changed, "version": "1"}
+    assert share["query"] == f"{first['name']}={changed}&version=1"
     assert share["url"] == f"{spec['meta']['url']}?{first['name']}={changed}&version=1"
     assert f"{first['name']} = {changed}" in share["text"] and "accessed 2026-12-01" in share["text"]
     assert share["bibtex"].startswith("@")
+    # The page's link as link.js wrote it (a preset, a unit choice): cited as it is.
+    query = f"{first['name']}={changed}&units=bytes%3AGiB&version=1"
+    linked = json.loads(api.run_json(spec["id"], json.dumps({first["name"]: changed}), "2026-12-01", "", query))
+    assert linked["value"]["share"]["query"] == query
+    assert f"computed at {spec['meta']['url']}?{query} (entry version 1" in linked["value"]["share"]["text"]
     assert value["feeds"] == page.feed_hrefs(spec["feeds"], value)
     for href, feed in zip(value["feeds"], spec["feeds"]):
         assert href.startswith(feed["url"] + "?") and all(f"{t}=" in href for t in feed["inputs"])
@@ -217,7 +214,9 @@ def test_each_solution_carries_its_run_complete(site):
     reply = json.loads(api.solve_json("35", "{}", json.dumps(question), "2026-12-01"))
     solution = reply["value"]["solutions"][0]
     run = solution["run"]
-    assert run["share"]["query"]["s"] == str(solution["value"]) == "244140"  # as links carry it
+    assert (
+        run["share"]["query"] == f"s={solution['value']}&version=1" == "s=244140&version=1"
+    )  # no page link given: as Python writes it
     assert "accessed 2026-12-01" in run["share"]["text"]
     assert run["feeds"] == page.feed_hrefs(spec["feeds"], run)
     assert "echo" in run
@@ -229,3 +228,39 @@ def test_the_page_assigns_what_python_wrote():
     script = (ROOT / "pyodide_app" / "page.js").read_text()
     assert "toFixed(2)" not in script  # (a load time is written with toFixed(1): not a result)
     assert ".typed" not in script and "feed.inputs" not in script
+
+
+def test_the_links_grammar_reserves_what_the_runtime_reserves():
+    """pyodide_app/link.js's table of parameters and runtime/page.py's RESERVED name the same keys,
+    so no entry's input or output can take a name the link uses."""
+    source = (Path(__file__).parent.parent / "pyodide_app" / "link.js").read_text()
+    table = source.split("export const PARAMS = [", 1)[1].split("\n];", 1)[0]
+    keys = set(re.findall(r'key: "([a-z]+)"', table)) | set(re.findall(r'preset\("([a-z]+)"\)', table))
+    assert keys == set(page.RESERVED)
+    assert set(page.KIND_LABELS) == set(re.findall(r'preset\("([a-z]+)"\)', table))
+
+
+def test_a_case_link_asks_its_question_in_the_links_grammar():
+    assert page.case_query({"B": 2}, {"input": "s", "output": "total", "sense": "<=", "target": "80 GB"}) == (
+        "B=2&solve=s&total%3C=80%20GB"
+    )
+    assert page.case_query({}, {"input": "M", "output": "bubble", "sense": ">=", "target": "8%"}) == (
+        "solve=M&bubble%3E=8%25"
+    )
+    assert page.case_query({"s": 32000}) == "s=32000"
+    assert page.pretty("https://x/35/?solve=s&total%3C=80GB") == "https://x/35/?solve=s&total<=80GB"
+
+
+def test_one_module_reads_and_writes_the_link_and_none_edits_pythons_text():
+    """In the browser only link.js parses or writes a query, or the address bar; the citation is
+    Python's text, put in place as it is."""
+    for path in sorted((ROOT / "pyodide_app").glob("*.js")):
+        if path.name == "link.js":
+            continue
+        text = path.read_text()
+        if path.name == "plan.js":  # a plan page's own link (plans are not entries): not yet written by link.js
+            assert "computed with" not in text and "share.text.replace" not in text, path.name
+            continue
+        assert "URLSearchParams" not in text and "searchParams" not in text, path.name
+        assert "history.replaceState" not in text and "history.pushState" not in text, path.name
+        assert "computed with" not in text and "share.text.replace" not in text, path.name

@@ -175,3 +175,30 @@ def test_docs_list_every_field():
             assert f"| `{name}` |" in doc, (kind, name)
     for key in P.schema()["properties"]:
         assert f"| `{key}` |" in doc, key
+
+
+def test_a_byte_target_equal_to_a_devices_printed_memory_says_what_it_holds_as_built():
+    """From the presets' own memory (as built) and memory_marketed (as printed), never typed here."""
+    from site_builder.presets import Preset, Value, devices
+    from site_builder.runtime import page
+
+    def device(id, name, built, marketed):
+        values = {"memory": Value(built), **({"memory_marketed": Value(marketed)} if marketed else {})}
+        return Preset(id=id, name=name, kind="hardware", family="F", sources={}, values=values)
+
+    found = devices(
+        {
+            "hardware": {
+                "a": device("a", "Device A", 80 * 2**30, 80e9),
+                "b": device("b", "Device B", 80 * 2**30, 80e9),
+                "c": device("c", "Device C", 40e9, 40e9),  # as printed: nothing to say
+                "d": device("d", "Device D", 24e9, None),
+            }
+        }
+    )
+    assert [d["name"] for d in found] == ["Device A", "Device B"]
+    write = lambda b: f"{b / 1e9:.4g} GB"  # noqa: E731
+    assert page.device_note(found, 80e9, write) == (
+        "Device A and Device B are sold as 80 GB and built as 80\u00a0GiB (85.9 GB): for what they hold, type 80GiB."
+    )
+    assert page.device_note(found, 40e9, write) == ""

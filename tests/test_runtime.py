@@ -10,7 +10,7 @@ from site_builder import tolerance
 from site_builder.entry import Check
 from site_builder.runtime.calculator import Calculator, formula_problems
 from site_builder.runtime.domain import Domain, DomainError, Interval
-from site_builder.runtime.numbers import NumberError, format_value, read_exact, read_list, write_input
+from site_builder.runtime.numbers import NumberError, format_value, read_exact, read_list, reading, write_input
 
 
 @pytest.mark.parametrize(
@@ -313,3 +313,59 @@ def test_verbal_claims_are_ranges():
     check = Check(output="x", printed="over a third", range="(1/3, 1]")
     assert tolerance.verify(check, 0.357) is None
     assert tolerance.verify(check, 0.30) is not None
+
+
+# ----------------------------------------------------------------------------- commas, never misread
+
+
+@pytest.mark.parametrize(
+    "text,hint",
+    [
+        ("0,125", "write 0.125"),
+        ("0,005", "write 0.005"),
+        ("0,5", "write 0.5"),
+        ("1,25", "write 1.25"),
+        ("-0,5", "write -0.5"),
+        ("1,2345", "write 1.2345"),
+        ("3,5e9", "write 3.5e9"),
+    ],
+)
+def test_a_decimal_comma_is_refused_with_the_dotted_spelling(text, hint):
+    with pytest.raises(NumberError) as caught:
+        read_exact(text)
+    assert str(caught.value) == f"{text!r} is not a number: the decimal point is a dot ({hint})"
+
+
+def test_commas_that_group_wrongly_are_refused_saying_how_they_group():
+    with pytest.raises(NumberError) as caught:
+        read_exact("1,23,456")
+    assert str(caught.value) == (
+        "'1,23,456' is not a number: commas group digits in threes after a first group of 1 to 3 digits, "
+        "not starting with 0 (or write it without commas)"
+    )
+
+
+def test_commas_that_can_only_group_thousands_are_read_so_silently():
+    assert read_exact("12,345,678") == 12_345_678
+    assert read_exact("1,250.5") == Fraction(2501, 2)
+    assert reading("12,345,678") is None and reading("1,250.5") is None
+
+
+def test_one_comma_and_three_digits_is_read_as_thousands_and_said_so_with_the_decimal_one_click_away():
+    assert read_exact("1,250") == 1250
+    assert reading("1,250") == {
+        "text": "1,250 read as 1,250 (the comma groups thousands; the decimal point is a dot)",
+        "alternative": "1.250",
+        "alternative_text": "1.25",
+    }
+    assert reading("-12,500")["alternative"] == "-12.500"
+
+
+def test_a_decimal_comma_in_a_field_names_the_field_and_the_dotted_spelling():
+    d = Domain.from_spec({"name": "p", "type": "real", "domain": "(0, 1)"})
+    with pytest.raises(DomainError) as caught:
+        d.read("0,125")
+    assert (
+        caught.value.message
+        == "'0,125' is not a number: the decimal point is a dot (write 0.125); expected a number in (0, 1)"
+    )

@@ -458,12 +458,22 @@ def test_solve_json_answers_as_the_page_asks():
     assert value["status"] == "solved" and value["range"]["high"] is None  # ∞ travels as null, its text says ∞
     first = value["solutions"][0]
     assert first["value"] == 122070 and first["run"]["inputs"]["B"] == 2
-    assert first["run"]["share"]["query"] == {
-        "s": "122070",
-        "B": "2",
-        "version": "1",
-    }  # the solved value, as links carry it
+    assert first["run"]["share"]["query"] == "s=122070&B=2&version=1"  # no page link given: the solved value
     assert first["run"]["share"]["url"] == "https://example.org/35/?s=122070&B=2&version=1"
+    # The page's link asks the question: the citation cites that link, and says what it answers.
+    asked = json.loads(
+        runtime_api.solve_json(
+            "35", json.dumps({"B": "2"}), json.dumps(question), "2026-12-01", "", "solve=s&total%3C=80GB&B=2"
+        )
+    )["value"]["solutions"][0]["run"]["share"]
+    assert asked["query"] == "solve=s&total%3C=80GB&B=2&version=1"
+    assert asked["url"] == "https://example.org/35/?solve=s&total<=80GB&B=2&version=1"
+    assert (
+        "”, solved for s where KV cache size ≤ 80GB, computed with L = 80, H_kv = 8, d_head = 128, s = 122070, B = 2"
+        in asked["text"]
+    )
+    assert "https://example.org/35/?solve=s&total<=80GB&B=2&version=1 (entry version" in asked["text"]
+    assert "Solved for s where KV cache size ≤ 80GB. Inputs: " in asked["bibtex"]
     bad = json.loads(runtime_api.solve_json("35", json.dumps({"L": "0"}), json.dumps(question)))
     assert bad == {"ok": False, "errors": {"L": "'0' is out of range; expected a whole number in [1, ∞)"}}
     bad = json.loads(runtime_api.solve_json("35", "{}", json.dumps({**question, "input": "x"})))

@@ -11,6 +11,7 @@ import pytest
 from site_builder.check import check_feed_units
 from site_builder.errors import Problems
 from site_builder.runtime import units
+from site_builder.runtime.solve import solve
 from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()
@@ -94,3 +95,46 @@ def test_elasticity_of_training_cost_in_parameters_is_one():
     table = CALCULATORS["1"].elasticities({})
     assert round(table["N"]["C_train"], 2) == 1.00
     assert round(table["T"]["C_train"], 2) == 0.00
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("80 GB", 80 * 10**9),
+        ("80GB", 80 * 10**9),
+        ("80 gb", 80 * 10**9),
+        ("80 Gb", 80 * 10**9),
+        ("80GiB", 80 * 2**30),
+        ("80 gib", 80 * 2**30),
+        ("80 mb", 80 * 10**6),
+        ("327.7 kB", 327_700),
+        ("80 bytes", 80),
+    ],
+)
+def test_a_byte_target_is_read_as_people_type_its_unit(text, value):
+    assert units.read(text, "B") == value
+
+
+def test_a_target_with_a_decimal_comma_is_refused_with_the_dotted_spelling():
+    with pytest.raises(units.NumberError) as caught:
+        units.read("1,5 GB", "B")
+    assert str(caught.value) == "'1,5 GB' is not a number in B: the decimal point is a dot (write 1.5 GB)"
+
+
+def test_a_bare_number_is_read_in_the_unit_the_result_is_shown_in():
+    assert units.read_shown("80", "B", "161.1\u00a0GB") == (80 * 10**9, "GB")
+    assert units.read_shown("80", "B", "75\u00a0GiB") == (80 * 2**30, "GiB")
+    assert units.read_shown("80", "tokens", "1.4T tokens") == (80 * 10**12, "T tokens")
+    assert units.read_shown("80 GB", "B", "75\u00a0GiB") == (80 * 10**9, "")  # its own unit
+    assert units.read_shown("0.08", "", "12.5%") == (units.Fraction(2, 25), "")  # a fraction, as the book writes it
+    assert units.read_shown("0.5", "", "7/276") == (units.Fraction(1, 2), "")
+    assert units.unit_shown("5.88\u00a0×\u00a010²³\u00a0FLOP") == "FLOP"
+
+
+def test_a_solved_target_says_how_it_was_read():
+    calc = CALCULATORS["35"]
+    answer = solve(calc, {}, "s", "total", "<=", "80")
+    assert answer["target"] == 80e9
+    assert answer["target_reading"] == "80 read as 80 GB (a bare number is read in GB, as the result is shown)"
+    assert solve(calc, {}, "s", "total", "<=", "80 gb")["target_reading"] == "80 gb read as 80 GB"
+    assert solve(calc, {}, "s", "total", "<=", "80", {"bytes": "GiB"})["target"] == 80 * 2**30

@@ -19,7 +19,7 @@ VERSIONED = Path(__file__).parent / "versioned_entries"
 def loaded(folder: Path):
     problems = Problems()
     presets = load_presets(folder, problems)
-    entries = load_all(folder, problems, presets)
+    entries = load_all(folder, problems)
     versions = load_versions(folder, entries, problems)
     assert not problems, problems.report()
     return entries, presets, versions

@@ -45,12 +45,13 @@ def elasticity_json(entry_id: str, raw_json: str) -> str:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
 
 
-def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "") -> str:
+def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "", link: str | None = None) -> str:
     """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
 
     The value is all one edit needs: the outputs, what the inputs were read as (``echo``), each
     feed link's href (``feeds``), and with the page's meta the shareable link and the
-    computation's citation (``share``, accessed on ``accessed``, a date)."""
+    computation's citation (``share``, accessed on ``accessed``, a date, cited at ``link``: the
+    page's query as its link module wrote it)."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     units = json.loads(units_json) if units_json else None
@@ -61,23 +62,28 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         result = calc.run(raw, units)
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
-    _complete(calc, raw, result, accessed)
+    _complete(calc, raw, result, accessed, link)
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 
-def _complete(calc: Calculator, raw: dict, result: dict, accessed: str) -> None:
+def _complete(
+    calc: Calculator, raw: dict, result: dict, accessed: str, link: str | None = None, question: dict | None = None
+) -> None:
     """A run as the page shows it: with its echoes, feed links and (with meta) link and citation."""
     if calc.meta:
-        result["share"] = calc.share(raw, result, accessed)
+        result["share"] = calc.share(raw, result, accessed, None if link is None else str(link), question)
     result["echo"] = calc.echoes(raw)
     result["feeds"] = page.feed_hrefs(calc.feeds, result)
 
 
-def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "") -> str:
+def solve_json(
+    entry_id: str, raw_json: str, question_json: str, accessed: str = "", units_json: str = "", link: str | None = None
+) -> str:
     """The inverse question: ``{"input", "output", "sense", "target"}`` -> ``{"ok": true, "value":
     <the result of solve.solve>}`` or ``{"ok": false, "errors": {name: message}}``.
 
-    Each solution's run is complete as ``run_json``'s (the freed input at its value)."""
+    Each solution's run is complete as ``run_json``'s (the freed input at its value), cited as the
+    answer to the question at ``link`` (the page's query, which asks it)."""
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     question = json.loads(question_json)
@@ -102,9 +108,15 @@ def solve_json(entry_id: str, raw_json: str, question_json: str, accessed: str =
         )
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
+    output = next(o for o in calc.outputs if o["name"] == result["output"])
+    if output.get("unit") == "B" and calc.devices:
+        note = page.device_note(calc.devices, result["target"], lambda b: calc.write(output, b, units))
+        if note:
+            result["target_note"] = note
     fixed = {n: v for n, v in raw.items() if n != free}
     for item in result["solutions"]:
-        _complete(calc, {**fixed, free: item["value"]}, item["run"], accessed)
+        asked = {"input": free, "output": result["output"], "sense": result["sense"], "target": question.get("target")}
+        _complete(calc, {**fixed, free: item["value"]}, item["run"], accessed, link, asked)
         item["run"]["echo"] = calc.echoes({**fixed, free: item["text"]})  # as the field, filled with it, reads
     return json.dumps({"ok": True, "value": json_safe(result)})
 

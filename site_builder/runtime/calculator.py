@@ -18,6 +18,7 @@ import ast
 import json
 import math
 from fractions import Fraction
+from urllib.parse import urlencode
 
 from . import page
 from . import units as unit_table
@@ -111,6 +112,7 @@ class Calculator:
         self.inputs = list(spec["inputs"])
         self.meta = spec.get("meta")
         self.feeds = list(spec.get("feeds", []))  # the "feeds into" links (the page's spec lists them)
+        self.devices = list(spec.get("devices", []))  # devices sold as one memory figure, built as another
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
         self._default_sweeps: dict = {}
@@ -331,10 +333,15 @@ class Calculator:
             self._default_values = self.read({})
         return {n: write_input(raw[n]) for n in self.defaults if n in raw and values[n] != self._default_values[n]}
 
-    def share(self, raw: dict, result: dict, accessed: str) -> page.Share:
-        """The link to one computation and its citation (needs the page's ``meta``)."""
-        query = self.changed(raw, result["inputs"])
-        return page.share(self.meta, self.inputs, self.outputs, raw, result, query, accessed)
+    def share(
+        self, raw: dict, result: dict, accessed: str, query: str | None = None, question: dict | None = None
+    ) -> page.Share:
+        """The link to one computation and its citation (needs the page's ``meta``).  ``query``: the
+        page's link as pyodide_app/link.js wrote it; without one, the inputs that differ from the
+        defaults.  ``question``: the question this run answers, cited with it."""
+        if query is None:
+            query = urlencode(self.changed(raw, result["inputs"]))
+        return page.share(self.meta, self.inputs, self.outputs, raw, result, query, accessed, question)
 
     @staticmethod
     def write(output: dict, value, units: dict | None = None) -> str:

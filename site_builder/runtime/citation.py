@@ -77,13 +77,19 @@ def entry_citation(meta: dict) -> dict:
 
 
 def run_citation(
-    meta: dict, inputs: list[tuple[str, str]], outputs: list[tuple[str, str]], url: str, accessed: str
+    meta: dict,
+    inputs: list[tuple[str, str]],
+    outputs: list[tuple[str, str]],
+    url: str,
+    accessed: str,
+    asked: str = "",
 ) -> dict:
-    """``inputs``: (name, value as typed); ``outputs``: (label, value as written)."""
+    """``inputs``: (name, value as typed); ``outputs``: (label, value as written); ``asked``: for the
+    answer to a question, the question in words (``solved for s where total ≤ 80GB``)."""
     given = ", ".join(f"{n} = {v}" for n, v in inputs)
     found = "; ".join(f"{label} = {value}" for label, value in outputs)
     text = (
-        f"“{meta['title']}”, computed with {given}: {found}. {BOOK}, {_place(meta)}; "
+        f"“{meta['title']}”, {asked + ', ' if asked else ''}computed with {given}: {found}. {BOOK}, {_place(meta)}; "
         f"computed at {url} (entry version {meta['entry_version']}, release {meta['release']}, "
         f"site version {meta['version']}, accessed {accessed})."
     )
@@ -92,7 +98,9 @@ def run_citation(
             f"@misc{{{_key(meta, '-run')},",
             f"  title        = {{{{{_bib_escape(meta['title'])}: computation}}}},",
             f"  howpublished = {{Computed at \\url{{{url}}}}},",
-            f"  note         = {{After {BOOK}, {_bib_escape(_place(meta))}. Inputs: {_bib_escape(given)}. "
+            f"  note         = {{After {BOOK}, {_bib_escape(_place(meta))}. "
+            + (f"{_bib_escape(asked[0].upper() + asked[1:])}. " if asked else "")
+            + f"Inputs: {_bib_escape(given)}. "
             f"Results: {_bib_escape(found)}. Entry version {meta['entry_version']}, release {meta['release']}, "
             f"site version {meta['version']}}},",
             f"  version      = {{{meta['entry_version']}}},",

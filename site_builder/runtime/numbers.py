@@ -12,6 +12,12 @@ grouped by spaces (``131 072``).  Values are read exactly (``Decimal``, ``Fracti
 ``K`` is a thousand, like ``k``: a context length written ``32K`` is read as 32,000, and
 ``reading`` says so, offering ``32Ki`` (32,768) in one step.  Inside a list, commas separate
 the elements and never group thousands (``read_list``).
+
+A comma is never silently a decimal comma, nor silently a thousands separator where it could
+be one: ``1,234,567`` and ``1,250.5`` group thousands (nothing else could be meant);
+``1,250`` is read as 1250 and ``reading`` says so, offering ``1.250`` one click away; ``0,125``,
+``0,5`` and ``1,25`` are refused with the hint to write ``0.125`` (no number groups a leading
+zero, nor fewer than three digits).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40}
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TO_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
-_DECIMAL = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:\.\d*)?|\.\d+"
+_DECIMAL = r"(?:[1-9]\d{0,2}(?:,\d{3})+|\d{1,3}(?:[ \u00a0]\d{3})+|\d+)(?:\.\d*)?|\.\d+"
 _EXP = r"[-+\u2212]?\d+"
 _SUP = r"[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+"
 _NUMBER = re.compile(
@@ -76,8 +82,22 @@ def read_exact(text: str) -> Fraction:
         return _sign(m["sign"]) * Fraction(int(m["num"]), den)
     m = _NUMBER.fullmatch(s)
     if not m:
-        raise NumberError(f"{text!r} is not a number")
+        raise NumberError(f"{text!r} is not a number{comma_hint(s)}")
     return _value(m, text)
+
+
+# A comma between digits that cannot group thousands: a decimal comma (``0,125``, ``1,5``).
+_DECIMAL_COMMA = re.compile(r"(?<![\d,])(\d+),(\d+)(?![\d,.])")
+
+
+def comma_hint(text: str) -> str:
+    """Why a number with a comma was refused, and how to write it: ``0,125`` -> ``(write 0.125)``."""
+    if not re.search(r"\d,\d", text):
+        return ""
+    if len(_DECIMAL_COMMA.findall(text)) == 1 and text.count(",") == 1:
+        dotted = _DECIMAL_COMMA.sub(r"\1.\2", text)
+        return f": the decimal point is a dot (write {dotted})"
+    return ": commas group digits in threes after a first group of 1 to 3 digits, not starting with 0 (or write it without commas)"
 
 
 def _int(text: str) -> int:
@@ -173,6 +193,8 @@ def reading(text, is_list: bool = False) -> dict | None:
             "(in a list, commas separate the numbers, never thousands)"
         }
     m = _NUMBER.fullmatch(s.replace("\u2009", "").replace("\u202f", ""))
+    if m and _ONE_GROUP.fullmatch(m["mantissa"]) and not m["suffix"] and not m["exp"]:
+        return _comma_reading(m, s, text)
     if not m or not m["suffix"] or m["suffix"] not in ("k", "K", *BINARY_SUFFIXES):
         return None
     try:
@@ -192,6 +214,28 @@ def reading(text, is_list: bool = False) -> dict | None:
         "text": f"{s} read as {_plain(value)} ({suffix} = {what})",
         "alternative": other,
         "alternative_text": _plain(value * factor),
+    }
+
+
+# One comma and three digits, no decimals: 1,250 groups thousands, or is 1.25 with a decimal comma.
+_ONE_GROUP = re.compile(r"[1-9]\d{0,2},\d{3}")
+
+
+def _comma_reading(m: re.Match, s: str, text: str) -> dict | None:
+    """``1,250`` read as 1,250 (the comma groups thousands), with ``1.250`` one click away."""
+    try:
+        value = _value(m, text)
+    except NumberError:
+        return None
+    other = s[: m.start("mantissa")] + m["mantissa"].replace(",", ".") + s[m.end("mantissa") :]
+    try:
+        other_value = read_exact(other)
+    except NumberError:
+        return None
+    return {
+        "text": f"{s} read as {_plain(value)} (the comma groups thousands; the decimal point is a dot)",
+        "alternative": other,
+        "alternative_text": _plain(other_value),
     }
 
 

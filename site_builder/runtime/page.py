@@ -6,22 +6,30 @@ worker's ``api.load`` compiles its formula.  Names are the entry YAML's own
 (a plot's ``from`` and ``to``), so an author, the build and the browser say the same thing.
 
 The rules that the build and the browser both apply live here too, one producer each:
-what a feed link carries (``feed_hrefs``), the citation of one computation (``share``),
-and an elasticity as written (``elasticity_text``).
+what a feed link carries (``feed_hrefs``), the question a link asks (``question_query``, the
+build's case links), the citation of one computation (``share``), and an elasticity as
+written (``elasticity_text``).  In the browser, ``pyodide_app/link.js`` alone reads and writes
+the page's query; Python cites the query it is given, and writes its own links (feeds, cases)
+in the same grammar (docs/architecture.md, "The link").
 """
 
 # No ``from __future__ import annotations``: TypedDict must see NotRequired itself.
 from typing import NotRequired, TypedDict
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from .citation import run_citation
-from .numbers import write_input
+from .numbers import NBSP, write_input
 
 PLOT_POINTS = 60  # points a chart computes when its plot gives no ``points``
 DEFAULT_FORMAT = "sig:4"  # how an output without a format is written
 
 # Query names an entry page's link keeps for itself: no input or output may take one.
+# pyodide_app/link.js's table of parameters names the same (a test holds the two equal).
 RESERVED = ("embed", "units", "solve", "model", "hardware", "show", "version")
+# A preset kind as a sentence names it: "no such accelerator fills this entry".
+KIND_LABELS = {"model": "model", "hardware": "accelerator"}
+# A question's comparison as a sentence writes it, and as a link's key ends (total<=80GB).
+SENSE_SIGNS = {"=": "=", "<=": "≤", ">=": "≥"}
 
 
 class Choice(TypedDict):
@@ -111,6 +119,14 @@ class Preset(TypedDict):
     values: dict[str, list]  # input -> [its text, the index of its source, the preset field it comes from]
 
 
+class Device(TypedDict):
+    """An accelerator whose memory as printed differs from its memory as built (presets.devices)."""
+
+    name: str
+    marketed: float  # bytes, as the vendor prints it (80GB: 80e9)
+    built: float  # bytes, as built (80 GiB)
+
+
 class Meta(TypedDict):
     id: str
     label: str
@@ -175,10 +191,11 @@ class PageSpec(Spec):
     feeds: list[Feed]
     labels: dict[str, str]  # input or output name -> its label
     protocol: bool
-    reserved: list[str]  # RESERVED: query names that are the page's, not an input's
     presets: NotRequired[dict[str, list[Preset]]]  # kind (model, hardware) -> the presets that fill this entry
     versions: Versions
     config_fill: NotRequired[list[list[str]]]  # [input, preset field, op, factor]: what a pasted config.json fills
+    kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds in ``presets``: how a sentence names each
+    devices: NotRequired[list[Device]]  # on entries solving for bytes: devices sold as one figure, built as another
 
 
 # ----------------------------------------------------------------------------- the shared rules
@@ -198,16 +215,87 @@ def feed_hrefs(feeds: list[Feed], run: dict) -> list[str]:
     return [f"{feed['url']}?{urlencode(feed_query(feed, run))}" for feed in feeds]
 
 
+def question_query(question: dict) -> str:
+    """The query that asks ``question`` (``{"input", "output", "sense", "target"}``) in the link's
+    grammar: ``solve=s&total%3C=80GB`` (< and > escaped: HTML allows neither raw in a query)."""
+    sense = {"=": "", "<=": "<", ">=": ">"}[question["sense"]]
+    return (
+        f"solve={quote(str(question['input']), safe='')}&{quote(str(question['output']), safe='')}"
+        f"{quote(sense)}={quote(str(question['target']), safe='')}"
+    )
+
+
+def case_query(inputs: dict, question: dict | None = None) -> str:
+    """The query that loads a worked case into the calculator: its inputs as a reader would type
+    them, and for an inverse case its question (``s=8k&solve=B&total%3C=80GB``)."""
+    given = urlencode({n: write_input(v) for n, v in inputs.items()})
+    return "&".join(p for p in [given, question_query(question) if question else ""] if p)
+
+
+def pretty(url: str) -> str:
+    """A link as a reader reads and copies it: a question's < and > unescaped (``total<=80GB``)."""
+    return url.replace("%3C=", "<=").replace("%3E=", ">=")
+
+
+def describe(question: dict, label: str) -> str:
+    """A question in words: ``total memory ≤ 80GB`` (a label's capital goes mid-sentence, an
+    acronym's stays: "KV cache size")."""
+    if len(label) > 1 and label[0].isupper() and label[1].islower():
+        label = label[0].lower() + label[1:]
+    return f"{label} {SENSE_SIGNS[question['sense']]} {question['target']}"
+
+
 def share(
-    meta: Meta, inputs: list[Input], outputs: list[Output], raw: dict, run: dict, query: dict, accessed: str
+    meta: Meta,
+    inputs: list[Input],
+    outputs: list[Output],
+    raw: dict,
+    run: dict,
+    query: str,
+    accessed: str,
+    question: dict | None = None,
 ) -> Share:
-    """The link to one computation (the entry's page with ``query``) and its citation: the inputs
-    as given (defaults where ``raw`` has none) and the outputs as written."""
-    query = {**query, "version": str(meta["entry_version"])}  # the link names the version that computed it
-    url = meta["url"] + "?" + urlencode(query)
+    """The link to one computation (the entry's page with ``query``, a query string as the page's
+    link wrote it) and its citation: the inputs as given (defaults where ``raw`` has none), the
+    outputs as written, and for an answer the ``question`` it answers."""
+    url = pretty(meta["url"] + (("?" + query) if query else ""))
+    if meta.get("entry_version") is not None and not any(
+        p.split("=", 1)[0] == "version" for p in query.split("&") if p
+    ):
+        # the link names the version that computed it
+        query = (query + "&" if query else "") + f"version={meta['entry_version']}"
+        url = pretty(meta["url"] + "?" + query)
     given = [(i["name"], write_input(raw.get(i["name"], i["default"]))) for i in inputs]
     found = [(o.get("label", o["name"]), run["outputs"][o["name"]]["text"]) for o in outputs]
-    return {"query": query, "url": url, **run_citation(meta, given, found, url, accessed)}
+    asked = ""
+    if question:
+        label = next((o.get("label", o["name"]) for o in outputs if o["name"] == question["output"]), "")
+        asked = f"solved for {question['input']} where {describe(question, label or question['output'])}"
+    return {"query": query, "url": url, **run_citation(meta, given, found, url, accessed, asked)}
+
+
+def device_note(devices: list[Device], target: float, write) -> str:
+    """For a byte target equal to some devices' printed memory: what they hold as built.
+    ``write``: bytes -> text, as the result is shown."""
+    same: dict[float, list[str]] = {}
+    for d in devices:
+        if abs(d["marketed"] - target) <= 1e-9 * abs(target):
+            same.setdefault(d["built"], []).append(d["name"])
+    notes = []
+    for built, names in same.items():
+        shown = names[:3] + ([f"{len(names) - 3} more"] if len(names) > 3 else [])
+        who = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        one = len(names) == 1
+        notes.append(
+            f"{who} {'is' if one else 'are'} sold as {write(target)} and built as {_binary(built)} "
+            f"({write(built)}): for what {'it holds' if one else 'they hold'}, type {_binary(built).replace(NBSP, '')}."
+        )
+    return " ".join(notes)
+
+
+def _binary(value: float) -> str:
+    """Bytes in GiB, as memory is built: 85899345920 -> 80 GiB."""
+    return f"{value / 2**30:.4g}{NBSP}GiB"
 
 
 def elasticity_text(value: float | None) -> str:

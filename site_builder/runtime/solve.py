@@ -50,7 +50,7 @@ from decimal import Decimal
 
 from . import units as unit_table
 from .domain import LARGEST_WHOLE, DomainError
-from .numbers import NUMERIC, SUFFIXES, NumberError, format_number, split_format, write_input
+from .numbers import NBSP, NUMERIC, SUFFIXES, NumberError, format_number, split_format, write_input
 from .page import DEFAULT_FORMAT
 
 SENSES = ("=", "<=", ">=")
@@ -202,9 +202,11 @@ class _Problem:
         except DomainError:
             self.current = values[free]
         self.values = values
-        if self._value_at(self.current) == "list":
+        here = self._value_at(self.current)
+        if here == "list":
             raise DomainError("solve", f"{output} is a list of numbers, so it cannot be solved for")
-        self.target = self._read_target(target)
+        self.typed = target
+        self.target, self.bare_unit = self._read_target(target, "" if here is None else self.write(here))
         self.tol = printed_tolerance(self.output.get("format", DEFAULT_FORMAT), self.target)
         self.cache: dict = {}
         self.evaluations = 0
@@ -215,20 +217,32 @@ class _Problem:
         self.poles: list = []
 
     # ------------------------------------------------------------------ reading
-    def _read_target(self, target) -> float:
+    def _read_target(self, target, shown: str) -> tuple[float, str]:
+        """The target in base units, and the unit a bare number was read in (the one ``shown``)."""
         unit = self.output.get("unit", "")
+        bare = ""
         try:
             if isinstance(target, bool):
                 raise NumberError(f"{target!r} is not a number")
             if isinstance(target, (int, float)):
                 value = float(target)
             else:
-                value = float(unit_table.read(target, unit if unit in unit_table.UNITS else ""))
+                exact, bare = unit_table.read_shown(target, unit if unit in unit_table.UNITS else "", shown)
+                value = float(exact)
         except (NumberError, OverflowError) as exc:
             raise DomainError(self.name, f"target: {exc}") from None
         if not math.isfinite(value):
             raise DomainError(self.name, f"target: {target!r} is not a finite number")
-        return value
+        return value, bare
+
+    def reading(self) -> str:
+        """How the typed target was read, for beside it: ``80 gb read as 80 GB``; a bare number
+        says it was read in the unit shown."""
+        typed = " ".join(str(self.typed).split())
+        written = self.write(self.target).replace(NBSP, " ")
+        if self.bare_unit:
+            return f"{typed} read as {written} (a bare number is read in {self.bare_unit}, as the result is shown)"
+        return f"{typed} read as {written}"
 
     def write(self, value) -> str:
         if isinstance(value, float) and math.isinf(value):
@@ -858,6 +872,7 @@ class _Problem:
             "sense": self.sense,
             "target": self.target,
             "target_text": target_text,
+            "target_reading": self.reading(),
             "status": status,
             "solutions": solutions,
             "turns": turn_items,

@@ -9,10 +9,21 @@ k/M/B/T suffixes.  A unit missing from this table cannot ship (a test checks eve
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 
-from .numbers import NBSP, NumberError, format_number, format_value, listed, read_exact, split_format, with_unit
+from .numbers import (
+    NBSP,
+    NumberError,
+    comma_hint,
+    format_number,
+    format_value,
+    listed,
+    read_exact,
+    split_format,
+    with_unit,
+)
 
 # dimension: exponents of the base quantities a mix-up could confuse.
 BYTES = {"bytes": 1}
@@ -198,13 +209,24 @@ def _prefixed(text: str, binary: bool) -> Fraction:
     raise NumberError(f"{text!r} is not a number")
 
 
+def _byte_prefix(rest: str) -> str:
+    """A byte prefix as people type it, in its one spelling: ``80 g`` -> ``80 G``, ``80gi`` -> ``80Gi``
+    (no one means millibytes: ``m`` is mega)."""
+    if rest[-2:].lower() in {b.lower() for b in BINARY} and rest[:-2].strip():
+        return rest[:-2] + rest[-2].upper() + "i"
+    if rest[-1:].lower() in "kmgtpezy" and rest[:-1].strip() and not rest[-2:-1].isalpha():
+        return rest[:-1] + ("k" if rest[-1] in "kK" else rest[-1].upper())
+    return rest
+
+
 def read(text: str, unit: str = "") -> Fraction:
     """A value typed in an output's unit, as the reader sees it, in base units (exact).
 
-    ``80 GB``, ``80GB``, ``1.25 GiB``, ``327.7 kB``, ``5 PFLOP/s-days``, ``1e24 FLOP``,
+    ``80 GB``, ``80GB``, ``80 gb``, ``1.25 GiB``, ``327.7 kB``, ``5 PFLOP/s-days``, ``1e24 FLOP``,
     ``70B tokens``, ``8%``, ``0.98``: the unit (or one of its display forms) may follow the
-    number, with an SI prefix (binary ones too for bytes); without a unit the number is
-    read as ``numbers.read_exact`` reads it (``70B`` is then 70 billion).  NumberError
+    number, with an SI prefix (binary ones too for bytes, whose unit and prefix are read in
+    either case); without a unit the number is read as ``numbers.read_exact`` reads it (``70B``
+    is then 70 billion; see ``read_shown`` for a bare number in the unit shown).  NumberError
     when it is not such a value."""
     if not isinstance(text, str):
         raise NumberError(f"expected text, got {type(text).__name__}")
@@ -217,11 +239,13 @@ def read(text: str, unit: str = "") -> Fraction:
     labels = [unit, *ALIASES.get(unit, ())] if unit else []
     if unit and unit.endswith("s") and len(unit) > 2 and "/" not in unit:
         labels.append(unit[:-1])  # 1 token
+    bytes_like = unit in UNITS and family(unit) in ("bytes", "byte-rate")
     for label in sorted(labels, key=len, reverse=True):
-        if s.endswith(label) and s[: -len(label)].strip():
+        ends = s.lower().endswith(label.lower()) if bytes_like else s.endswith(label)
+        if ends and s[: -len(label)].strip():
             rest = s[: -len(label)].rstrip()
             try:
-                return _prefixed(rest, binary=family(unit) in ("bytes", "byte-rate"))
+                return _prefixed(_byte_prefix(rest) if bytes_like else rest, binary=bytes_like)
             except NumberError:
                 break
     try:
@@ -229,4 +253,34 @@ def read(text: str, unit: str = "") -> Fraction:
     except NumberError:
         pass
     where = f" in {unit}" if unit else ""
-    raise NumberError(f"{text!r} is not a number{where}")
+    raise NumberError(f"{text!r} is not a number{where}{comma_hint(s)}")
+
+
+# A number with no unit, no suffix and no exponent: read in the unit the result is shown in.
+_BARE = re.compile(r"[-+\u2212]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)")
+_WRITTEN_NUMBER = re.compile(r"[-+\u2212]?[\d,.]+(?:\s*×\s*10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)?")
+
+
+def unit_shown(written: str) -> str:
+    """The unit part of a value as written: ``161.1 GB`` -> ``GB``, ``1.4T tokens`` -> ``T tokens``."""
+    text = written.replace(NBSP, " ").strip()
+    m = _WRITTEN_NUMBER.match(text)
+    label = text[m.end() :].strip() if m else ""
+    return label if re.match(r"[^\W\d_]", label) else ""  # a unit starts with a letter (not 7/276's /276)
+
+
+def read_shown(text: str, unit: str, shown: str) -> tuple[Fraction, str]:
+    """A target typed for a result shown as ``shown`` (``161.1 GB``): ``read``, except that a bare
+    number is read in the unit shown (``80`` is 80 GB there).  Returns the value and the unit a
+    bare number was read in ('' when the text named its own, or the unit scales nothing: a
+    percentage's bare number stays a fraction, as the book writes its targets)."""
+    s = " ".join(str(text).split())
+    label = unit_shown(shown)
+    if _BARE.fullmatch(s) and label and label != unit and "%" not in label:
+        try:
+            factor = read(f"1 {label}", unit)
+        except NumberError:
+            factor = Fraction(1)
+        if factor != 1:
+            return read(s, unit) * factor, label
+    return read(s, unit), ""

@@ -1,0 +1,221 @@
+// The reader's link: the one reader and writer of an entry page's query string.  Every other
+// module asks this one what the link says (readLink) and hands it the page's state to write
+// (writeLink, publish); none reads location.search or builds a query itself.  Python cites the
+// query this module wrote (it never writes the browser's link) and JavaScript never edits
+// Python's text.  The grammar is PARAMS below, one row per parameter: docs/architecture.md,
+// "The link", says how to add one.
+//
+//   ?solve=s&total<=80GB   a question: the input freed, then its target (output, sense, target)
+//   &model=llama-3-70b&hardware=h100-sxm   presets, by id (their inputs are not repeated)
+//   &L=40&s=16k            inputs whose text differs from what the defaults and presets give
+//   &units=bytes:GiB       unit choices, family:choice, comma-separated
+//   &show=total,per_token  the outputs an embed card shows, in order
+//   &embed=1               the page as an embed card (not in a shared link)
+//
+// The link a reader shares (Copy link, QR code, embed card's image, citation) is the address bar's
+// without embed=1, with a question's < and > as typed.  Values are text; nothing read here is
+// ever markup.
+
+const SENSE_KEY = { "=": "", "<=": "<", ">=": ">" };
+const MAX_TARGET = 60;      // characters of a linked target: a number with a unit is far shorter
+const MAX_VALUE = 20000;    // characters of a linked input
+const MAX_SHOW = 50;        // outputs a show= list may name
+const LISTED = 3;           // unknown names a notice lists one by one; more are summed up in one
+
+const short = (text) => `“${String(text).slice(0, 40)}”`;
+const pairs = (list) => list.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+
+// A question: ?solve=<input> and one target, written <output>=, <output><= or <output>>= (a key
+// ending in < or > is always a target; a plain key is one when it names an output).
+function readQuestion(params, link, spec, claimed) {
+  const free = params.filter(([k]) => k === "solve").map(([, v]) => v);
+  if (!free.length) return;
+  claimed.add("solve");
+  const targets = [];
+  for (const [key, value] of params) {
+    const sense = /[<>]$/.test(key) ? `${key.slice(-1)}=` : "=";
+    const name = sense === "=" ? key : key.slice(0, -1);
+    if (sense !== "=" || spec.outputs.some((o) => o.name === name)) {
+      claimed.add(key);
+      targets.push({ output: name, sense, target: value });
+    }
+  }
+  const says = (why) => link.notices.push(`Ignored the link's question: ${why}`);
+  const input = spec.inputs.find((i) => i.name === free[0]);
+  if (free.length > 1) says("it frees more than one input; ask for one at a time.");
+  else if (!spec.solve) says("this entry has no numeric input and result to solve with (list inputs cannot be freed).");
+  else if (!input) says(`this entry has no input ${short(free[0])} to solve for.`);
+  else if (!spec.solve.inputs.includes(input.name)) says(`${input.name} is a ${input.type} input, and only a numeric input can be freed.`);
+  else if (targets.length !== 1) says(targets.length ? "it sets more than one target; ask one at a time." : "it names no target, e.g. total<=80GB.");
+  else if (!spec.solve.outputs.includes(targets[0].output)) says(`this entry has no numeric result ${short(targets[0].output)}.`);
+  else if (!targets[0].target.trim() || targets[0].target.length > MAX_TARGET) says(`the target for ${targets[0].output} is ${targets[0].target.trim() ? "too long" : "empty"}.`);
+  else link.question = { input: input.name, ...targets[0], target: targets[0].target.trim() };
+}
+
+function writeQuestion(state) {
+  const q = state.question;
+  return q ? [["solve", q.input], [`${q.output}${SENSE_KEY[q.sense]}`, q.target]] : [];
+}
+
+// A preset by id: ?model=<id>, ?hardware=<id>; the kinds and how a sentence names them are the spec's.
+function preset(kind) {
+  return {
+    key: kind,
+    read(params, link, spec) {
+      const id = params.filter(([k]) => k === kind).map(([, v]) => v).pop();
+      if (id === undefined || id === "") return;
+      const offered = (spec.presets || {})[kind] || [];
+      if (offered.some((p) => p.id === id)) link.presets[kind] = id;
+      else link.notices.push(`Ignored the link's ${kind} ${short(id)}: no such ${(spec.kinds || {})[kind] || kind} fills this entry.`);
+    },
+    write: (state) => (state.presets[kind] ? [[kind, state.presets[kind].id]] : []),
+  };
+}
+
+// Unit choices: ?units=bytes:GiB,flop:sci, each one the page's menus offer (``page.units``).
+function readUnits(params, link, spec, claimed, page) {
+  const text = params.filter(([k]) => k === "units").map(([, v]) => v).pop() || "";
+  for (const pair of text.split(",")) {
+    const [family, choice] = pair.split(":");
+    if ((page.units[family] || []).includes(choice)) link.units[family] = choice;
+    else if (pair) link.notices.push(`Ignored the link's unit choice ${short(pair)}.`);
+  }
+}
+
+// The outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice).
+function readShow(params, link, spec) {
+  const text = params.filter(([k]) => k === "show").map(([, v]) => v).pop();
+  if (text === undefined) return;
+  const known = new Set(spec.outputs.map((o) => o.name));
+  for (const name of text.split(",").map((n) => n.trim()).filter(Boolean).slice(0, MAX_SHOW)) {
+    if (known.has(name)) { if (!link.show.includes(name)) link.show.push(name); }
+    else link.notices.push(`Ignored the link's output ${short(name)} in show: this entry has no such output.`);
+  }
+}
+
+// The inputs: every query name not claimed by a row above that names an input.
+const INPUTS = { key: null };
+
+// The grammar, in the order a link writes it.  A row: ``key`` (a query name the page keeps for
+// itself, listed in runtime/page.py's RESERVED too, so no entry's input or output can take it),
+// ``read(params, link, spec, claimed, page)`` (params: the query's [key, value] pairs; it sets its
+// field of ``link`` and pushes notices), ``write(state)`` -> [[key, value], ...].
+export const PARAMS = [
+  { key: "solve", read: readQuestion, write: writeQuestion },
+  preset("model"),
+  preset("hardware"),
+  INPUTS,
+  { key: "units", read: readUnits, write: (s) => { const u = Object.entries(s.units || {}).filter(([, c]) => c); return u.length ? [["units", u.map(([f, c]) => `${f}:${c}`).join(",")]] : []; } },
+  { key: "show", read: readShow, write: (s) => (s.show && s.show.length ? [["show", s.show.join(",")]] : []) },
+  { key: "version", read: (params, link) => { const v = params.filter(([k]) => k === "version").map(([, x]) => x).pop(); link.version = v === undefined ? null : v; }, write: (s) => (s.version ? [["version", String(s.version)]] : []) },
+  { key: "embed", read: (params, link) => { link.embed = params.some(([k, v]) => k === "embed" && v === "1"); }, write: (s) => (s.embed ? [["embed", "1"]] : []) },
+];
+const RESERVED = new Set(PARAMS.map((row) => row.key).filter(Boolean));
+
+// What a link asks, read once: {question, presets: {kind: id}, inputs: {name: text}, units,
+// show, embed, notices}.  ``page.units``: family -> the choices its menu offers.
+export function readLink(search, spec, page = { units: {} }) {
+  const params = [...new URLSearchParams(search)];
+  const link = { question: null, presets: {}, inputs: {}, units: {}, show: [], embed: false, version: null, notices: [] };
+  const claimed = new Set();
+  for (const row of PARAMS) if (row.read) row.read(params, link, spec, claimed, page);
+  const names = new Set(spec.inputs.map((i) => i.name));
+  const unknown = [];
+  for (const [name, value] of params) {
+    if (RESERVED.has(name) || claimed.has(name)) continue;
+    if (!names.has(name)) { if (!unknown.includes(name)) unknown.push(name); }
+    else if (value.length > MAX_VALUE) link.notices.push(`Ignored the link's value for ${name}: it is too long.`);
+    else link.inputs[name] = value;
+  }
+  if (unknown.length > LISTED) {
+    link.notices.push(`Ignored ${unknown.length} of the link's parameters: this entry has no inputs named `
+      + `${unknown.slice(0, LISTED).map(short).join(", ")} and ${unknown.length - LISTED} more.`);
+  } else {
+    for (const name of unknown) link.notices.push(`Ignored the link's parameter ${short(name)}: this entry has no such input.`);
+  }
+  return link;
+}
+
+// The inputs a link must carry to reopen the page as it is: those whose text differs from what
+// the defaults and the chosen presets (in PARAMS's order) would put there, less ``freed``, a
+// question's answer (the question gives it).  ``raw``: input -> text; ``defaults``: input -> the
+// page's own; ``presets``: kind -> the preset chosen.
+export function carried(spec, raw, defaults, presets, freed = null) {
+  const base = { ...defaults };
+  for (const row of PARAMS) {
+    const chosen = presets[row.key];
+    if (chosen) for (const [name, value] of Object.entries(chosen.values)) if (name in base) base[name] = String(value[0]);
+  }
+  const out = {};
+  for (const input of spec.inputs) {
+    const name = input.name;
+    if (name === freed) continue;
+    const text = String(raw[name] ?? "").trim();
+    if (text !== String(base[name] ?? "").trim()) out[name] = text;
+  }
+  return out;
+}
+
+// The query of a page's state: {question, presets: {kind: preset}, inputs: {name: text} (from
+// ``carried``), units: {family: choice}, show: [names], embed}.
+export function writeLink(state) {
+  const out = [];
+  for (const row of PARAMS) {
+    if (row === INPUTS) out.push(...pairs(Object.entries(state.inputs || {})));
+    else out.push(...pairs(row.write(state)));
+  }
+  return out.join("&");
+}
+
+// A shared link's [name, value] pairs, as Python reads a page's computation ("Copy as Python").
+export function linkPairs(url) {
+  return [...new URL(url).searchParams];
+}
+
+// A link as a reader reads and copies it: a question's < and > as typed (browsers keep them
+// escaped in the address bar).
+export function pretty(url) {
+  return url.replace(/%3C=/g, "<=").replace(/%3E=/g, ">=");
+}
+
+// ---- the page's link, written: the address bar, and what the page shares
+let written = null;   // the state last published, on this page
+
+// The address bar follows ``state``; an open QR code follows with it (the "share-link" event).
+export function publish(state) {
+  written = state;
+  const query = writeLink(state);
+  const local = location.pathname + (query ? `?${query}` : "") + location.hash;
+  history.replaceState(history.state, "", local);   // the state is the page navigation's (back, forward)
+  document.dispatchEvent(new CustomEvent("share-link"));
+}
+
+// The query Python cites: the shared link's (no embed flag).
+export function citedQuery(state) {
+  return writeLink({ ...state, embed: false });
+}
+
+// The link a reader shares: the page's address without the embed flag and without the part of
+// the page it points to; ``card``: the card's own link also drops show= (the card is its choice).
+export function shared({ card = false } = {}) {
+  const base = location.origin + location.pathname;
+  if (!written) {
+    const url = new URL(location.href);
+    url.searchParams.delete("embed");
+    if (card) url.searchParams.delete("show");
+    url.hash = "";
+    return pretty(url.href);
+  }
+  const query = writeLink({ ...written, embed: false, show: card ? [] : written.show });
+  return pretty(base + (query ? `?${query}` : ""));
+}
+
+// Forget the page's published state (a new page starts from its own address).
+export function leave() {
+  written = null;
+}
+
+// A query's [name, value] pairs, for a worked case's link (whose inputs the page loads).
+export function queryPairs(query) {
+  return [...new URLSearchParams(query)];
+}
