@@ -82,8 +82,12 @@ export function cardSvg(content, theme, ns) {
     if (!big && y + 64 > room) return;   // no room: the first results only, never over the inputs
     add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": big ? 22 : 18 }, r.label);
     y += big ? 64 : 34;
-    const size = big ? Math.min(72, Math.floor(1900 / Math.max(r.value.length, 1))) : 28;
-    add("text", { x: 48, y, fill: big ? c.accent : c.ink, "font-family": SANS, "font-size": Math.max(size, 22), "font-weight": 700, "font-variant-numeric": "tabular-nums lining-nums" }, r.value.slice(0, 120));
+    // A bold sans figure is about 0.62 em wide: the largest size at which the value fits the card's width.
+    const size = big ? Math.min(96, Math.floor((W - 96) / (0.62 * Math.max(r.value.length, 1)))) : 28;
+    if (big) y += Math.max(0, size - 64);
+    const value = r.value.slice(0, 120);
+    const squeeze = 0.62 * Math.max(size, 22) * value.length > W - 96 ? { textLength: W - 96, lengthAdjust: "spacingAndGlyphs" } : {};
+    add("text", { x: 48, y, fill: big ? c.accent : c.ink, "font-family": SANS, "font-size": Math.max(size, 22), "font-weight": 700, "font-variant-numeric": "tabular-nums lining-nums", ...squeeze }, value);
     y += big ? 36 : 30;
   });
   let bottom = H - 48 - 22 * inputLines.length;
