@@ -8,7 +8,9 @@ const THEMES = {
   light: { paper: "#ffffff", ink: "#1b1f24", muted: "#5b6470", accent: "#1f5fa8", line: "#d6dbe1" },
   dark: { paper: "#15191e", ink: "#e8ebef", muted: "#a3adb9", accent: "#7fb2ec", line: "#38404a" },
 };
+// The page's typefaces (style.css: --sans for results and labels, --serif for the title): the image reads as the page.
 const SANS = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const SERIF = "'Iowan Old Style', 'Palatino Linotype', Palatino, 'Book Antiqua', Georgia, serif";
 const MONO = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'DejaVu Sans Mono', monospace";
 
 function text(node) {
@@ -19,7 +21,7 @@ function text(node) {
 export function cardContent(spec, shown, link) {
   const names = shown.length ? shown : spec.headline;
   const results = names.map((name) => ({
-    label: text(document.querySelector(`#output-${name} dt .label`)) || name,
+    label: [text(document.querySelector(`#output-${name} dt .label`)) || name, text(document.querySelector(`#output-${name} dt .kind`))].filter(Boolean).join(" "),
     value: text(document.getElementById(`out-${name}`)),
   }));
   const form = document.getElementById("inputs");
@@ -71,7 +73,7 @@ export function cardSvg(content, theme, ns) {
   let y = 56;
   add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": 20 }, content.kicker);
   y += 44;
-  for (const line of wrap(content.title.split(" "), 46, " ").slice(0, 2)) { add("text", { x: 48, y, fill: c.ink, "font-family": SANS, "font-size": 34, "font-weight": 700 }, line); y += 40; }
+  for (const line of wrap(content.title.split(" "), 46, " ").slice(0, 2)) { add("text", { x: 48, y, fill: c.ink, "font-family": SERIF, "font-size": 34, "font-weight": 700 }, line); y += 40; }
   y += 18;
   const inputLines = wrap(content.inputs.map((i) => `${i.label} = ${i.value}`), 104).slice(0, 8);
   const room = H - 48 - 22 * inputLines.length - 30;
@@ -80,8 +82,12 @@ export function cardSvg(content, theme, ns) {
     if (!big && y + 64 > room) return;   // no room: the first results only, never over the inputs
     add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": big ? 22 : 18 }, r.label);
     y += big ? 64 : 34;
-    const size = big ? Math.min(60, Math.floor(1650 / Math.max(r.value.length, 1))) : 28;
-    add("text", { x: 48, y, fill: big ? c.accent : c.ink, "font-family": MONO, "font-size": Math.max(size, 22), "font-weight": 700 }, r.value.slice(0, 120));
+    // A bold sans figure is about 0.62 em wide: the largest size at which the value fits the card's width.
+    const size = big ? Math.min(96, Math.floor((W - 96) / (0.62 * Math.max(r.value.length, 1)))) : 28;
+    if (big) y += Math.max(0, size - 64);
+    const value = r.value.slice(0, 120);
+    const squeeze = 0.62 * Math.max(size, 22) * value.length > W - 96 ? { textLength: W - 96, lengthAdjust: "spacingAndGlyphs" } : {};
+    add("text", { x: 48, y, fill: big ? c.accent : c.ink, "font-family": SANS, "font-size": Math.max(size, 22), "font-weight": 700, "font-variant-numeric": "tabular-nums lining-nums", ...squeeze }, value);
     y += big ? 36 : 30;
   });
   let bottom = H - 48 - 22 * inputLines.length;
@@ -145,7 +151,21 @@ function hand(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
+// On a slide (?embed=1) the inputs are values to read, not fields: out of the tab order, not pointed at,
+// and as wide as what they hold.  (The link's values stay in the form, so the page computes as ever.)
+function readOnlyInputs() {
+  if (!document.documentElement.classList.contains("embed")) return;
+  const form = document.getElementById("inputs");
+  if (!form) return;
+  for (const control of form.querySelectorAll("input, select")) {
+    control.tabIndex = -1;
+    control.setAttribute("aria-readonly", "true");
+    if (control.tagName === "INPUT") control.size = Math.max(2, Math.min(40, control.value.length + 1));
+  }
+}
+
 export function setupCard({ spec, shown, link }) {
+  readOnlyInputs();
   const box = document.getElementById("card-actions");
   if (!box) return;
   box.hidden = false;

@@ -67,6 +67,18 @@ class Input(Located):
         return spec
 
 
+# What a unitless output is, in the words the page prints beside its label.
+KINDS = {
+    "probability": "a probability",
+    "probabilities": "probabilities",
+    "ratio": "a ratio, no unit",
+    "factor": "a factor, no unit",
+    "exponent": "an exponent, no unit",
+    "shares": "shares of one",
+    "scale": "in the units of its inputs",
+}
+
+
 @dataclass(frozen=True)
 class Output(Located):
     name: str
@@ -79,7 +91,13 @@ class Output(Located):
     valid: str | None = None  # where the value means what the label says (see the schema)
     invalid: str | None = None  # the sentence shown outside it
     elastic: bool = True  # False for a position or a choice: no elasticity shown
+    kind: str = ""  # what a unitless value is (KINDS), printed beside its label
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
+
+    @property
+    def kind_text(self) -> str:
+        """The words the page prints for ``kind``: 'a probability', 'a ratio, no unit'."""
+        return KINDS.get(self.kind, "")
 
     def spec(self) -> page.Output:
         spec: page.Output = {"name": self.name, "label": self.label, "format": self.format, "unit": self.unit}

@@ -57,6 +57,8 @@ UNITS: dict[str, tuple[dict, str]] = {
     "devices": (NONE, "plain"),
     "heads": (NONE, "plain"),
     "positions": (NONE, "plain"),
+    "terms": (NONE, "plain"),
+    "evaluations": (NONE, "plain"),
     "micro-batches": (NONE, "plain"),
     "chunks": (NONE, "plain"),
     "experts": (NONE, "plain"),

@@ -1,0 +1,56 @@
+"""The embed card fills its slide: at 800 × 450 and 640 × 360 the headline is large, the content covers
+the frame, nothing scrolls and no notice lands on it.  One page, reused for every entry and size."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import load_bank
+
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
+
+ENTRIES = load_bank()[0]
+SIZES = [(800, 450), (640, 360)]
+
+MEASURE = """(name) => {
+  const frame = { w: innerWidth, h: innerHeight };
+  const head = document.getElementById(`output-${name}`).getBoundingClientRect();
+  const parts = [...document.querySelectorAll('article.entry h1, #outputs, #inputs .field, .embed-link, .solve.asked')]
+    .filter((el) => el.offsetParent).map((el) => el.getBoundingClientRect());
+  const box = { left: Math.min(...parts.map((r) => r.left)), top: Math.min(...parts.map((r) => r.top)),
+                right: Math.max(...parts.map((r) => r.right)), bottom: Math.max(...parts.map((r) => r.bottom)) };
+  const notice = document.getElementById('notice');
+  return { frame, head: head.height, headWidth: head.width,
+           cover: ((box.right - box.left) * (box.bottom - box.top)) / (frame.w * frame.h),
+           scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+           notice: notice.offsetParent !== null };
+}"""
+
+
+@pytest.fixture(scope="module")
+def card(browser):
+    context = browser.new_context(viewport={"width": 800, "height": 450})
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.problems = problems
+    yield page
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.test_id)
+def test_the_card_fills_its_slide(card, server, entry, size):
+    w, h = size
+    card.set_viewport_size({"width": w, "height": h})
+    # An unknown parameter too: its notice is for the page, never for the slide.
+    card.goto(f"{server.url}{entry.url}?embed=1&no_such_input=1", wait_until="load")
+    card.wait_for_function(
+        "() => document.fonts.status === 'loaded' && document.getElementById('notice').textContent !== ''"
+    )
+    m = card.evaluate(MEASURE, entry.headlines[0])
+    assert m["scroll"][0] <= w and m["scroll"][1] <= h, m
+    assert m["head"] >= h / 5, f"{entry.url} at {w}×{h}: the headline is {m['head']:.0f} px tall, under a fifth of {h}"
+    assert m["cover"] >= 0.7, f"{entry.url} at {w}×{h}: the content covers {m['cover']:.0%} of the frame"
+    assert not m["notice"], f"{entry.url}: a notice is on the slide"
+    assert card.problems == []
