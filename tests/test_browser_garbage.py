@@ -10,6 +10,7 @@ from tests.browsing import open_entry
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 GARBAGE = ["abc", "1e400", "-0", "", ", ".join(["1"] * 10_000), "<img src=x onerror=alert(1)>", "NaN", "Infinity"]
 # One entry of every input kind: integers and reals, probability lists, long lists, choices.
+WAIT_MS = 180_000
 ENTRIES = ["/35/", "/39/", "/41/", "/12/", "/46/", "/toolkit/softmax/", "/25/"]
 
 
@@ -26,7 +27,11 @@ def test_garbage_in_every_field_gets_a_message_never_a_crash(browser, server, pa
         for value in GARBAGE:
             before = int(page.evaluate("() => document.documentElement.dataset.replies"))
             page.fill(f"#in-{name}", value)
-            page.wait_for_function(f"() => Number(document.documentElement.dataset.replies) > {before}")
+            # the page's own signal, with a limit that holds on a slow, loaded machine: a 10,000-item
+            # list runs the formula, its charts and elasticities before the reply
+            page.wait_for_function(
+                f"() => Number(document.documentElement.dataset.replies) > {before}", timeout=WAIT_MS
+            )
             message = page.text_content(f"#err-{name}")
             stale = "stale" in page.get_attribute("#outputs", "class")
             errors = page.locator(".field .error:not([hidden])").count()
@@ -37,7 +42,7 @@ def test_garbage_in_every_field_gets_a_message_never_a_crash(browser, server, pa
             else:  # accepted (e.g. -0 where 0 is allowed): the results are fresh and finite
                 assert not stale and "NaN" not in page.text_content("#outputs"), (name, value[:20])
         page.fill(f"#in-{name}", default)
-        page.wait_for_function(f"() => document.getElementById('err-{name}').hidden")
+        page.wait_for_function(f"() => document.getElementById('err-{name}').hidden", timeout=WAIT_MS)
     assert crashes == []
     assert page.locator("main img").count() == 0
     page.close()
