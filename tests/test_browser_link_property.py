@@ -222,7 +222,7 @@ class Walker:
             "(url) => document.getElementById('qr').dataset.payload === url", arg=copied, timeout=LIMIT
         )
         citation = page.text_content("#cite-run-text")
-        cited = citation.split(" computed at ")[-1].split(" (site version")[0]
+        cited = citation.split(" computed at ")[-1].split(" (entry version")[0].split(" (site version")[0]
         return {
             "address": page.evaluate("location.href"),
             "copied": copied,
