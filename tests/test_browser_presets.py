@@ -64,7 +64,7 @@ def test_filling_37_from_a_model_and_an_accelerator_and_the_link_reproduces(page
     assert "whitepaper" in page.text_content("#mark-peak_flops")
     wait_query(page, "hardware", "h100-sxm")
     link = urlsplit(page.url)
-    assert parse_qs(link.query) == {"model": ["llama-3-70b"], "hardware": ["h100-sxm"]}
+    assert parse_qs(link.query) == {"model": ["llama-3-70b"], "hardware": ["h100-sxm"], "version": ["1"]}
     other = browser.new_context().new_page()
     other.problems = []
     other.on("console", lambda m: other.problems.append(m.text) if m.type in ("error", "warning") else None)

@@ -299,7 +299,7 @@ def test_a_target_in_the_units_the_reader_chose(page, server, bank):
     assert page.input_value("#in-s") == want["text"]
     assert page.text_content("#out-total").endswith("GiB")
     page.wait_for_function("() => location.search.includes('solve=')")
-    assert page.url.endswith("/35/?solve=s&total%3C=80%20GiB&units=bytes%3AGiB")
+    assert page.url.endswith("/35/?solve=s&total%3C=80%20GiB&units=bytes%3AGiB&version=1")
     clean(page)
 
 
