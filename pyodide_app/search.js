@@ -26,7 +26,11 @@ export class SearchBox {
       fields: ["title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label"],
       storeFields: ["title", "url", "label", "chapter", "covers", "aliases"],
       tokenize: (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean),
-      searchOptions: { boost: { title: 3, aliases: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: fuzziness, combineWith: "AND" },
+      searchOptions: {
+        boost: { title: 3, aliases: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: fuzziness, combineWith: "AND",
+        // A symbol's entries come before its line of the notation index, which follows them.
+        boostDocument: (id) => (String(id).startsWith("notation:") ? 0.3 : 1),
+      },
     });
     this.engine.addAll(documents);
   }
