@@ -161,7 +161,12 @@ def test_the_link_carries_the_inputs_in_and_out(fresh, server):
     fresh.wait_for(f"document.getElementById('out-total').textContent === {want!r}")
     fresh.wait_for("new URLSearchParams(location.search).get('B') === '8'")
     link = fresh.evaluate("location.href")
-    assert urllib.parse.parse_qs(urllib.parse.urlsplit(link).query) == {"L": ["40"], "s": ["16k"], "B": ["8"], "version": ["1"]}
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(link).query) == {
+        "L": ["40"],
+        "s": ["16k"],
+        "B": ["8"],
+        "version": ["1"],
+    }
     fresh.goto(link)
     python_ready(fresh)
     fresh.wait_for(f"document.getElementById('out-total').textContent === {want!r}")
