@@ -31,7 +31,9 @@ export function setupNotation() {
     const box = field(name);
     if (!box) return;
     const kind = box.id.startsWith("input-") ? "input" : "result";
-    mark.tabIndex = 0;
+    // KaTeX's visual HTML is hidden from assistive technology (its MathML is read instead), so a
+    // symbol there must not take focus: from the keyboard, a field's focus lights its symbol.
+    if (!mark.closest('[aria-hidden="true"]')) mark.tabIndex = 0;
     mark.classList.add("sym-link");
     mark.title = `${labelOf(box)} (${kind} ${name})`;
     const on = () => highlight(name, true);
