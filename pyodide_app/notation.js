@@ -55,7 +55,8 @@ export function setupNotation() {
       note.className = "sr-only";
       note.id = `sym-note-${name}`;
       note.textContent = `Written ${name} in the statement, highlighted there.`;
-      box.append(note);
+      // inside a result's <dd>: a <dl>'s group holds only <dt> and <dd>
+      (control.closest("dd") || box).append(note);
       const described = (control.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
       if (!described.includes(note.id)) control.setAttribute("aria-describedby", [...described, note.id].join(" "));
     }

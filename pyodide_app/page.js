@@ -23,6 +23,13 @@ let shown = [];       // the outputs the embed card shows (?show=), known names 
 let embedded = false; // the page is an embed card (?embed=1)
 let defaults = {};    // input -> its text as the page was built (before any link filled it)
 const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
+// ...and a long list adds its own time: Python writes every one of its values (a 10,000-logit
+// softmax is a real vocabulary) and the page shows them all: 5 ms an item, on a slow machine too.
+function limit(raw, times = 1) {
+  let items = 0;
+  for (const value of Object.values(raw)) items += String(value).split(/[,;]/).length - 1;
+  return times * WATCHDOG_MS + 5 * items;
+}
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
 let current = null;  // the page being shown: a token that async work checks after each wait
@@ -205,7 +212,7 @@ async function recompute(first = false) {
   const state = linkState();
   let reply;
   try {
-    reply = await tracked(runner.call("run", { entry: spec.id, raw: rawInputs(), accessed: today(), units: units(), link: citedQuery(state) }, WATCHDOG_MS));
+    reply = await tracked(runner.call("run", { entry: spec.id, raw: rawInputs(), accessed: today(), units: units(), link: citedQuery(state) }, limit(rawInputs())));
   } catch (err) {
     if (seq === sent && ready && mine === current) setStatus("failed", `Python failed: ${err.message}`);
     return;
@@ -270,7 +277,7 @@ async function updateExtras() {
   const mine = current;
   const raw = rawInputs();
   if (document.getElementById("scaling-table")) {
-    const reply = await runner.call("elasticity", { entry: spec.id, raw }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
+    const reply = await runner.call("elasticity", { entry: spec.id, raw }, limit(raw, 2)).catch(() => ({ ok: false }));
     if (mine !== current) return;
     if (reply.ok) {
       for (const [input, row] of Object.entries(reply.text)) {
@@ -284,7 +291,7 @@ async function updateExtras() {
   if (charts) {
     const sweeps = [];
     for (let i = 0; i < spec.plots.length; i++) {
-      const reply = await runner.call("sweep", { entry: spec.id, raw, index: i }, 2 * WATCHDOG_MS).catch(() => ({ ok: false }));
+      const reply = await runner.call("sweep", { entry: spec.id, raw, index: i }, limit(raw, 2)).catch(() => ({ ok: false }));
       if (!reply.ok || mine !== current) return;
       sweeps.push(reply.value);
     }
@@ -304,7 +311,7 @@ async function checkLinked() {
   const mine = current;
   let reply;
   try {
-    reply = await runner.call("run", { entry: spec.id, raw: linked }, WATCHDOG_MS);
+    reply = await runner.call("run", { entry: spec.id, raw: linked }, limit(linked));
   } catch (err) {
     // The watchdog restarted Python: these values never finish, so none of them is kept.
     await runner.restarting;

@@ -120,7 +120,7 @@ def svg(laid: dict, source: dict, title: str) -> str:
     tid = f"dataflow-{source['id']}"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {width:.0f} {height:.0f}" width="{width:.0f}" '
-        f'height="{height:.0f}" role="group" aria-labelledby="{tid}-title {tid}-desc">',
+        f'height="{height:.0f}" aria-labelledby="{tid}-title {tid}-desc">',
         f'<title id="{tid}-title">{escape(title)}: how the answers flow from your inputs through the entries</title>',
         f'<desc id="{tid}-desc">{escape(flows)}.</desc>',
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '

@@ -55,11 +55,12 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
     calc = _loaded[entry_id]
     raw = json.loads(raw_json)
     units = json.loads(units_json) if units_json else None
-    errors = calc.errors(raw)
+    unknown = sorted(set(raw) - set(calc.defaults))
+    values, errors = calc.read_all({k: v for k, v in raw.items() if k not in unknown})
     if errors:
         return json.dumps({"ok": False, "errors": errors})
     try:
-        result = calc.run(raw, units)
+        result = calc.run(raw, units, None if unknown else values)
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     _complete(calc, raw, result, accessed, link)

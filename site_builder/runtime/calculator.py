@@ -127,14 +127,18 @@ class Calculator:
 
     def errors(self, raw: dict) -> dict:
         """Every bad input at once: {name: message}."""
-        found = {}
+        return self.read_all(raw)[1]
+
+    def read_all(self, raw: dict) -> tuple[dict, dict]:
+        """Every input read once: (the values ``read`` gives, {name: message} for each bad one);
+        a long list is read once, not once to check it and again to run it."""
+        values, found = {}, {}
         for d in self.domains:
-            if d.name in raw:
-                try:
-                    d.read(raw[d.name])
-                except DomainError as exc:
-                    found[d.name] = exc.message
-        return found
+            try:
+                values[d.name] = d.read(raw.get(d.name, self.defaults[d.name]))
+            except DomainError as exc:
+                found[d.name] = exc.message
+        return values, found
 
     def echoes(self, raw: dict) -> dict:
         """{input: how its raw value was read} for the values that could be read two ways (``32K``)."""
@@ -166,11 +170,12 @@ class Calculator:
             raise FormulaError(f"compute() returned {sorted(result)}; declared outputs are {names}")
         return {n: _plain(result[n]) for n in names}
 
-    def run(self, raw: dict, units: dict | None = None) -> dict:
+    def run(self, raw: dict, units: dict | None = None, values: dict | None = None) -> dict:
         """Read, evaluate and write: ``{"inputs", "outputs": {name: {value, text}}}`` or DomainError.
 
-        ``units`` maps a display family ("bytes", "flop", "count", ...) to the reader's choice."""
-        values = self.read(raw)
+        ``units`` maps a display family ("bytes", "flop", "count", ...) to the reader's choice;
+        ``values``: the inputs already read from ``raw`` (``read_all``)."""
+        values = self.read(raw) if values is None else values
         outputs = self.evaluate(values)
         written = {}
         for o in self.outputs:

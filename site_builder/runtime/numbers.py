@@ -27,6 +27,7 @@ import re
 from collections import namedtuple
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 # Between a number's parts and before its unit, so that a line never breaks inside one value.
 NBSP = "\u00a0"
@@ -272,6 +273,7 @@ FORMAT_PATTERN = (
 FORMAT = re.compile(FORMAT_PATTERN)
 
 
+@lru_cache(maxsize=64)  # a list of 10,000 values asks for its format 30,000 times
 def split_format(fmt: str) -> tuple[str, int | None]:
     """``"si:3"`` -> ``("si", 3)``, ``"int"`` -> ``("int", None)``; ValueError for no format."""
     if not FORMAT.fullmatch(fmt or ""):
