@@ -294,7 +294,8 @@ export class Charts {
     const text = rows.map((row) => row.map(quote).join(",")).join("\n") + "\n";
     link.href = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
     link.download = `entry-${this.spec.id}-${plot.x}-chart-${i + 1}.csv`;
-    link.setAttribute("aria-label", `Download the points of the chart of ${head.slice(1).join(", ")} against ${head[0]} as CSV`);
+    // the visible words first in the accessible name (a speech user says what they see)
+    link.setAttribute("aria-label", `Download CSV: the points of the chart of ${head.slice(1).join(", ")} against ${head[0]}`);
   }
 
   // A chart that the entry's mode does not use: said in words, instead of a flat line.

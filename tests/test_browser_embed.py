@@ -1,15 +1,15 @@
 """The embed card fills its slide: at 800 × 450 and 640 × 360 the headline is large, the content covers
-the frame, nothing scrolls and no notice lands on it.  One page, reused for every entry and size."""
+the frame, the headline alone is shown, every input fits, nothing scrolls and no notice lands on it.
+One page, reused for every shape of entry (tests/shapes.py) and size."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.support import load_bank
+from tests.shapes import SHAPES
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
-ENTRIES = load_bank()[0]
 SIZES = [(800, 450), (640, 360)]
 
 MEASURE = """(name) => {
@@ -39,7 +39,7 @@ def card(browser):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.test_id)
+@pytest.mark.parametrize("entry", SHAPES, ids=lambda e: e.test_id)
 def test_the_card_fills_its_slide(card, server, entry, size):
     w, h = size
     card.set_viewport_size({"width": w, "height": h})
@@ -53,4 +53,9 @@ def test_the_card_fills_its_slide(card, server, entry, size):
     assert m["head"] >= h / 5, f"{entry.url} at {w}×{h}: the headline is {m['head']:.0f} px tall, under a fifth of {h}"
     assert m["cover"] >= 0.7, f"{entry.url} at {w}×{h}: the content covers {m['cover']:.0%} of the frame"
     assert not m["notice"], f"{entry.url}: a notice is on the slide"
+    for o in entry.outputs:  # the headline alone, unless the link shows more
+        assert card.is_hidden(f"#output-{o.name}") == (o.name not in entry.headlines), o.name
+    for i in entry.inputs:  # every input is on the card, and can be changed there
+        box = card.locator(f"#in-{i.name}").bounding_box()
+        assert box and box["y"] + box["height"] <= h and box["x"] + box["width"] <= w, i.name
     assert card.problems == []

@@ -12,12 +12,9 @@ import zlib
 import pytest
 
 from tests.browsing import open_entry
-from tests.support import load_bank
+from tests.shapes import ENTRIES, SHAPE_URLS
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
-
-ENTRIES = load_bank()[0]
-URLS = [e.url for e in ENTRIES]
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +34,7 @@ def test_every_entry_names_headline_outputs_that_exist():
     assert by_key["40"].headlines == ("speedup",)
 
 
-@pytest.mark.parametrize("url", URLS)
+@pytest.mark.parametrize("url", SHAPE_URLS)  # every page's order and bar: tests/test_pages.py
 def test_the_headline_is_in_a_phones_first_screen_and_stays_in_view(phone, server, url):
     phone.goto(server.url + url)
     entry = next(e for e in ENTRIES if e.url == url)
@@ -84,26 +81,6 @@ def test_number_fields_take_letters_on_a_phone_keyboard(page, server):
             f"#in-{name}", "i => [i.inputMode, i.getAttribute('autocapitalize'), i.spellcheck]"
         )
         assert attrs == ["text", "off", False]  # decimal keypads have no B, T, k, e, % or minus
-
-
-@pytest.mark.parametrize("size", [(800, 450), (640, 360)])
-@pytest.mark.parametrize("url", URLS)
-def test_the_embed_card_fits_a_slide(browser, server, url, size):
-    w, h = size
-    context = browser.new_context(viewport={"width": w, "height": h})
-    page = context.new_page()
-    page.goto(server.url + url + "?embed=1")
-    entry = next(e for e in ENTRIES if e.url == url)
-    dims = page.evaluate("[document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
-    assert dims[0] <= h and dims[1] <= w, dims
-    assert page.is_visible(f"#out-{entry.headlines[0]}")
-    for o in entry.outputs:
-        if o.name not in entry.headlines:
-            assert page.is_hidden(f"#output-{o.name}"), o.name
-    for i in entry.inputs:  # every input is on the card, and can be changed there
-        box = page.locator(f"#in-{i.name}").bounding_box()
-        assert box and box["y"] + box["height"] <= h and box["x"] + box["width"] <= w, i.name
-    context.close()
 
 
 def test_show_chooses_the_cards_outputs_in_the_links_order(browser, server):
