@@ -59,6 +59,7 @@ const ops = {
   press: async (key) => { await page.keyboard.press(key); },
   type: async (text) => { await page.keyboard.type(text); },
   click: async (selector) => { await page.click(selector); },
+  hover: async (selector) => { await page.hover(selector); },   // the real pointer, moved over it
   viewport: async (width, height) => { await page.setViewport({ width, height }); },
   screenshot: async (path) => { await page.screenshot({ path, fullPage: false }); },
   problems: async () => { const found = problems; problems = []; return found; },

@@ -94,6 +94,9 @@ class Firefox(Engine):
     def click(self, selector):
         self._call("click", selector)
 
+    def hover(self, selector):
+        self._call("hover", selector)
+
     def viewport(self, width, height):
         self._call("viewport", width, height)
 
@@ -278,7 +281,9 @@ class WebKit(Engine):
         from selenium.webdriver.common.keys import Keys
 
         ActionChains(self.driver).send_keys(
-            getattr(Keys, {"Enter": "ENTER", "ArrowDown": "ARROW_DOWN", "Escape": "ESCAPE"}.get(key, ""), key)
+            getattr(
+                Keys, {"Enter": "ENTER", "ArrowDown": "ARROW_DOWN", "Escape": "ESCAPE", "Tab": "TAB"}.get(key, ""), key
+            )
         ).perform()
 
     def type(self, text):
@@ -288,6 +293,13 @@ class WebKit(Engine):
 
     def click(self, selector):
         self.driver.find_element("css selector", selector).click()
+
+    def hover(self, selector):
+        from selenium.webdriver.common.action_chains import ActionChains
+
+        field = self.driver.find_element("css selector", selector)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        ActionChains(self.driver).move_to_element(field).perform()
 
     def viewport(self, width, height):
         # The window's size less what the page sees of it is MiniBrowser's own frame: make up for it.

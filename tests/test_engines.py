@@ -1,7 +1,8 @@
 """The reader's flows in Firefox (Debian's firefox-esr) and WebKit (WebKitGTK's MiniBrowser, the engine
 of Safari), as Chromium runs them on every entry in the other browser tests: an entry's first paint
 without Python, Python ready and recomputing what CPython computes, the link's state in and out,
-search, the embed card, offline, charts, and no console error or policy breach, on a fixed sample.
+search, the notation highlight, the embed card, offline, charts, and no console error or policy breach,
+on a fixed sample.
 
 WebKit runs under the locale C, as many Linux machines do, where it reports navigator.language "C"."""
 
@@ -195,6 +196,28 @@ def test_search_finds_an_entry_by_its_symbol_from_the_keyboard(fresh, server):
         fresh.press("ArrowDown")
     fresh.press("Enter")
     fresh.wait_for("location.pathname === '/3/'")
+
+
+LIT = "[...document.querySelectorAll(%r)].map((e) => e.classList.contains('sym-hl'))"
+
+
+def test_a_statement_symbol_and_its_field_light_each_other_on_hover_and_focus(fresh, server):
+    fresh.goto(server.url + "/35/")
+    fresh.wait_for("document.getElementById('notation-live') !== null")
+    fresh.hover('#statement [data-sym="H_kv"]')
+    assert fresh.evaluate(LIT % '#statement [data-sym="H_kv"], #input-H_kv') == [True, True]
+    fresh.hover("h1")
+    assert fresh.evaluate(LIT % '#statement [data-sym="H_kv"], #input-H_kv') == [False, False]
+    fresh.hover("#input-beta label")
+    assert fresh.evaluate(LIT % '#statement [data-sym="beta"]') == [True]
+    fresh.hover("h1")
+    # From the keyboard: Tab from L's field to H_kv's lights H_kv's symbol, and its description says so.
+    fresh.evaluate("document.getElementById('in-L').focus()")
+    fresh.press("Tab")
+    assert fresh.evaluate("document.activeElement.id") == "in-H_kv"
+    assert fresh.evaluate(LIT % '#statement [data-sym="H_kv"]') == [True]
+    assert fresh.evaluate(LIT % '#statement [data-sym="L"]') == [False]
+    assert "sym-note-H_kv" in fresh.evaluate("document.getElementById('in-H_kv').getAttribute('aria-describedby')")
 
 
 def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(fresh, server):
