@@ -75,8 +75,30 @@ def browser():
         pytest.fail("Debian's chromium is needed for the browser tests: apt-get install -y chromium")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        _generous(b)
         yield b
         b.close()
+
+
+# Every wait is on the page's own signal; its limit must hold on a machine 2.5 times slower and
+# loaded (Playwright's default is 30 s).  A context or page however made gets this one.
+WAIT_LIMIT_MS = 120_000
+
+
+def _generous(b):
+    new_context, new_page = b.new_context, b.new_page
+
+    def context(*args, **kwargs):
+        made = new_context(*args, **kwargs)
+        made.set_default_timeout(WAIT_LIMIT_MS)
+        return made
+
+    def page(*args, **kwargs):
+        made = new_page(*args, **kwargs)
+        made.set_default_timeout(WAIT_LIMIT_MS)
+        return made
+
+    b.new_context, b.new_page = context, page
 
 
 @pytest.fixture(scope="session")
