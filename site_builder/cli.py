@@ -125,137 +125,136 @@ def _check(args) -> int:
 
 
 def _compute(args) -> int:
-    from .load import entry_files, load_file
+    """The bank's Python API (site_builder/api.py) asked from the command line, and its answer printed."""
+    from . import api
     from .runtime.api import json_safe
-    from .runtime.calculator import Calculator
-    from .runtime.domain import DomainError
-    from .runtime.numbers import NBSP
 
     if args.entry.endswith("-plan"):
         from .plan_cli import compute_plan
 
         return compute_plan(args)
-    problems = Problems()
-    wanted = args.entry.lstrip("e")
-    matches = [
-        p
-        for p in entry_files(args.entries)
-        if p.stem.split("-", 1)[0].lstrip("0") == wanted.lstrip("0") or p.stem == f"toolkit-{wanted}"
-    ]
-    entry = load_file(matches[0], problems) if matches else None
-    if entry is None or problems:
-        if problems:
-            raise BuildFailed(problems)
-        print(f"no entry {args.entry!r}: expected a bank number 1-50 or a toolkit id", file=sys.stderr)
+    try:
+        entry = api.Bank(args.entries).entry(args.entry)
+    except api.UnknownEntry as exc:
+        print(exc, file=sys.stderr)
         return 2
-    targets = []
-    outputs = {o.name for o in entry.outputs}
-    raw, used = {}, {}
-    if args.model or args.hardware:
-        chosen = _preset_inputs(args, entry)
-        if chosen is None:
-            return 2 if (args.model, args.hardware).count("list") == 0 else 0
-        raw, used = chosen
-    if args.config:
-        from .fill import filled as fill_from
-        from .preset_import import config_preset
-
-        reading = _read_config(args.config)
-        if reading is None:
-            return 2
-        try:
-            preset = config_preset(reading)
-        except ValueError as exc:
-            print(f"{args.config}: {exc}", file=sys.stderr)
-            return 1
-        got = fill_from(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
-        if not got:
-            needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
+    for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
+        if wanted == "list":
+            choices = entry.presets(kind)
+            ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
             print(
-                f"--config: {args.config} gives none of what fills {entry.label}"
-                + (f" ({needs})" if needs else ": it has no model fill mapping"),
-                file=sys.stderr,
+                f"{kind} presets that fill {entry.label}:\n{ids}"
+                if choices
+                else f"no {kind} preset fills {entry.label}"
             )
-            if reading.uncounted and needs:
-                print(f"--config: {reading.uncounted}", file=sys.stderr)
+            return 0
+    inputs, targets = {}, []
+    config_used = None
+    if args.config:
+        config_used = _config_inputs(args, entry.source)
+        if config_used is None:
             return 2
-        raw.update(got)
-        config_used = (args.config, reading, preset, got)
-    else:
-        config_used = None
+        if isinstance(config_used, int):
+            return config_used
+        inputs.update(config_used[3])
     for item in args.assignments:
         name, sep, value = item.partition("=")
         if not sep:
             print(f"{item!r}: expected name=value", file=sys.stderr)
             return 2
         name = name.strip()
-        if args.solve and name.rstrip("<>").strip() in outputs:
+        if args.solve and name.rstrip("<>").strip() in entry.outputs:
             sense = {"<": "<=", ">": ">="}.get(name[-1:], "=")
             targets.append((name.rstrip("<>").strip(), sense, value.strip()))
             continue
-        raw[name] = value
-    calc = Calculator(entry.spec())
-    for name, echo in calc.echoes(raw).items():  # a value that could be read two ways: say how it was read
-        other = (
-            f"; for {echo['alternative_text']} write {name}={echo['alternative']}" if echo.get("alternative") else ""
-        )
-        print(f"note: {name}: {echo['text']}{other}".replace(NBSP, " "), file=sys.stderr)
+        inputs[name] = value
+    presets = {"model": args.model, "hardware": args.hardware}
     if args.solve:
         if len(targets) != 1:
-            print(
-                f"--solve {args.solve}: give one target, output=value, output<=value or output>=value "
-                f"(outputs: {', '.join(o.name for o in entry.outputs)})",
-                file=sys.stderr,
-            )
+            print(f"--{entry.question_error(args.solve)}", file=sys.stderr)
             return 2
-        return _solve(args, entry, calc, raw, *targets[0])
+        return _solve(args, entry, presets, inputs, *targets[0])
     try:
-        result = calc.run(raw)
-    except DomainError as exc:
-        print(f"entry {entry.key}: {exc}", file=sys.stderr)
+        result = entry.run(**presets, **inputs)
+    except api.UnknownPreset as exc:
+        print(f"--{exc}", file=sys.stderr)
         return 2
+    except api.InputError as exc:
+        _notes(entry, presets, inputs)
+        print(exc, file=sys.stderr)
+        return 2
+    for note in result.notes:  # a value that could be read two ways: say how it was read
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         out = {
             "entry": entry.id,
-            **({"presets": {k: p.id for k, p in used.items()}} if used else {}),
-            "inputs": result["inputs"],
-            "outputs": {k: v["value"] for k, v in result["outputs"].items()},
+            **({"presets": {f.preset.kind: f.preset.id for f in result.presets}} if result.presets else {}),
+            "inputs": result.inputs,
+            "outputs": {k: q.value for k, q in result.outputs.items()},
         }
         print(json.dumps(json_safe(out), allow_nan=False))  # JSON has no infinity: it reads as null
         return 0
     print(f"{entry.label} · {entry.title}")
-    for preset in used.values():  # where each filled constant came from; a name=value given wins
-        from .fill import filled
-
-        given = {a.split("=")[0].strip() for a in args.assignments}
-        kept = {n: v for n, v in filled(entry, preset).items() if n not in given}
-        cited = []
-        for f in entry.fill:
-            if f.kind == preset.kind and f.input in kept:
-                cited += [s for s in preset.sources_of(f.field) if s not in cited]
+    for filled in result.presets:  # where each filled constant came from; a name=value given wins
+        preset = filled.preset.source
         print(
-            f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())} "
-            f"({'; '.join(f'{s.title}, {s.where}' for s in cited)})"
+            f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in filled.values.items())} "
+            f"({'; '.join(f'{s.title}, {s.where}' for s in filled.sources)})"
         )
-        for line in _variants(entry, preset, kept):
+        for line in _variants(entry.source, preset, filled.values):
             print(line)
     if config_used:
         path, reading, preset, got = config_used
-        given = {a.split("=")[0].strip() for a in args.assignments}
-        kept = {n: v for n, v in got.items() if n not in given}
+        kept = {n: v for n, v in got.items() if n not in {a.split("=")[0].strip() for a in args.assignments}}
         print(f"  from {path} ({reading.name}, model_type {reading.model_type}):")
-        for f in entry.fill:
+        for f in entry.source.fill:
             if f.kind == "model" and f.input in kept:
                 value = preset.values[f.field]
                 how = value.note or (f"{f.field} = {value.derived}" if value.derived else f.field)
                 print(f"    {f.input} = {kept[f.input]}  ({how})")
-        for line in _variants(entry, preset, kept):
+        for line in _variants(entry.source, preset, kept):
             print(line)
-    width = max(len(o.label) for o in entry.outputs)
-    for o in entry.outputs:
-        text = result["outputs"][o.name]["text"].replace(NBSP, " ")  # no-break spaces are for pages
-        print(f"  {o.label:<{width}}  {text}")
+    width = max(len(q.label) for q in result.outputs.values())
+    for q in result.outputs.values():
+        print(f"  {q.label:<{width}}  {q}")
     return 0
+
+
+def _notes(entry, presets: dict, inputs: dict) -> None:
+    """The echo notes of a run the entry refused: how the values that read two ways were read."""
+    try:
+        _, _, notes = entry._raw(presets["model"], presets["hardware"], inputs)
+    except Exception:  # the refusal itself is the message
+        return
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+
+
+def _config_inputs(args, entry):
+    """(path, reading, preset, inputs) a --config file fills, or an exit code after saying why."""
+    from .fill import filled as fill_from
+    from .preset_import import config_preset
+
+    reading = _read_config(args.config)
+    if reading is None:
+        return 2
+    try:
+        preset = config_preset(reading)
+    except ValueError as exc:
+        print(f"{args.config}: {exc}", file=sys.stderr)
+        return 1
+    got = fill_from(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
+    if not got:
+        needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
+        print(
+            f"--config: {args.config} gives none of what fills {entry.label}"
+            + (f" ({needs})" if needs else ": it has no model fill mapping"),
+            file=sys.stderr,
+        )
+        if reading.uncounted and needs:
+            print(f"--config: {reading.uncounted}", file=sys.stderr)
+        return 2
+    return args.config, reading, preset, got
 
 
 def _variants(entry, preset, kept: dict) -> list[str]:
@@ -280,19 +279,25 @@ def _variants(entry, preset, kept: dict) -> list[str]:
     return out
 
 
-def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
+def _solve(args, entry, presets: dict, inputs: dict, output: str, sense: str, target: str) -> int:
     """The inverse question: the solutions and the outputs at each; exit 2 when there is none."""
+    from . import api
     from .runtime.api import json_safe
-    from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
-    from .runtime.solve import solve
 
     try:
-        result = solve(calc, raw, args.solve, output, sense, target)
-    except DomainError as exc:
-        print(f"entry {entry.key}: {exc}", file=sys.stderr)
+        answer = entry.solve(f"{output}{sense}{target}", args.solve, **presets, **inputs)
+    except api.UnknownPreset as exc:
+        print(f"--{exc}", file=sys.stderr)
         return 2
-    code = 0 if result["status"] == "solved" else 2
+    except api.InputError as exc:
+        _notes(entry, presets, inputs)
+        print(exc, file=sys.stderr)
+        return 2
+    for note in answer.notes:
+        print(f"note: {note}", file=sys.stderr)
+    result = answer.raw
+    code = 0 if answer else 2
     if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
         print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
     if args.json:
@@ -310,63 +315,15 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
             ],
             "turns": [t["value"] for t in result["turns"]],
             "range": [result["range"]["low"], result["range"]["high"]],
-            "message": result["message"].replace(NBSP, " "),
+            "message": answer.message,
         }
         print(json.dumps(json_safe(out), allow_nan=False))
         return code
-    message = result["message"].replace(NBSP, " ")
     if code:
-        print(f"entry {entry.key}: no solution: {message}", file=sys.stderr)
+        print(f"entry {entry.key}: no solution: {answer.message}", file=sys.stderr)
         return code
-    symbol = {"=": "=", "<=": "≤", ">=": "≥"}[sense]
-    label = next(o.label for o in entry.outputs if o.name == output)
-    print(f"{entry.label} · {entry.title}")
-    print(f"  {label} {symbol} {result['target_text'].replace(NBSP, ' ')}, solved for {args.solve}:")
-    print(f"  {message}")
-    width = max(len(o.label) for o in entry.outputs)
-    for s in result["solutions"]:
-        print(f"\n  at {args.solve} = {s['text']}:")
-        for o in entry.outputs:
-            text = s["run"]["outputs"][o.name]["text"].replace(NBSP, " ")
-            print(f"    {o.label:<{width}}  {text}")
+    print(answer)
     return 0
-
-
-def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
-    """The inputs --model / --hardware fill (the name=value arguments then override them) and the
-    presets used, or
-    None after printing the list asked for, or the ids that fill this entry when a name is unknown."""
-    from .fill import filled, offered
-    from .presets import load_presets
-
-    problems = Problems()
-    found = load_presets(args.entries, problems)
-    if problems:
-        raise BuildFailed(problems)
-    offers = offered(entry, found)
-    raw, used = {}, {}
-    for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
-        if not wanted:
-            continue
-        choices = offers.get(kind, [])
-        if wanted == "list" or wanted not in {p.id for p in choices}:
-            ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
-            if wanted == "list":
-                print(
-                    f"{kind} presets that fill {entry.label}:\n{ids}"
-                    if choices
-                    else f"no {kind} preset fills {entry.label}"
-                )
-            else:
-                print(
-                    f"--{kind} {wanted!r}: no {kind} preset of that name fills {entry.label}"
-                    + (f"; these do:\n{ids}" if choices else f"; {entry.label} has no {kind} fill mapping"),
-                    file=sys.stderr,
-                )
-            return None
-        used[kind] = next(p for p in choices if p.id == wanted)
-        raw.update(filled(entry, used[kind]))
-    return raw, used
 
 
 def _read_config(path: Path):

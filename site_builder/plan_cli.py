@@ -10,7 +10,6 @@ from .errors import BuildFailed, Problems
 
 
 def compute_plan(args) -> int:
-    from . import cli
     from .fill import filled
     from .load import BANK_FILE, TOOLKIT_FILE, entry_files, load_file
     from .plan_check import check_plan, load_plan, plan_files
@@ -47,7 +46,7 @@ def compute_plan(args) -> int:
     plan, calc = checked
     raw, used = {}, {}
     if args.model or args.hardware:
-        chosen = cli._preset_inputs(args, plan)
+        chosen = _preset_inputs(args, plan)
         if chosen is None:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
@@ -74,7 +73,7 @@ def compute_plan(args) -> int:
                 file=sys.stderr,
             )
             return 2
-        return cli._solve(args, plan, calc, raw, *targets[0])
+        return _solve(args, plan, calc, raw, *targets[0])
     try:
         result = calc.run(raw)
     except DomainError as exc:
@@ -103,3 +102,92 @@ def compute_plan(args) -> int:
         text = item["text"].replace(NBSP, " ")
         print(f"  {o.label:<{width}}  {text}  [entry {step['entry']}]")
     return 0
+
+
+def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
+    """The plan's inverse question: the solutions and the outputs at each; exit 2 when there is none."""
+    from .runtime.api import json_safe
+    from .runtime.domain import DomainError
+    from .runtime.numbers import NBSP
+    from .runtime.solve import solve
+
+    try:
+        result = solve(calc, raw, args.solve, output, sense, target)
+    except DomainError as exc:
+        print(f"entry {entry.key}: {exc}", file=sys.stderr)
+        return 2
+    code = 0 if result["status"] == "solved" else 2
+    if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
+        print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
+    if args.json:
+        out = {
+            "entry": entry.id,
+            **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
+            "solutions": [
+                {
+                    **{k: s[k] for k in ("value", "text", "kind")},
+                    **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
+                    "inputs": s["run"]["inputs"],
+                    "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
+                }
+                for s in result["solutions"]
+            ],
+            "turns": [t["value"] for t in result["turns"]],
+            "range": [result["range"]["low"], result["range"]["high"]],
+            "message": result["message"].replace(NBSP, " "),
+        }
+        print(json.dumps(json_safe(out), allow_nan=False))
+        return code
+    message = result["message"].replace(NBSP, " ")
+    if code:
+        print(f"entry {entry.key}: no solution: {message}", file=sys.stderr)
+        return code
+    symbol = {"=": "=", "<=": "≤", ">=": "≥"}[sense]
+    label = next(o.label for o in entry.outputs if o.name == output)
+    print(f"{entry.label} · {entry.title}")
+    print(f"  {label} {symbol} {result['target_text'].replace(NBSP, ' ')}, solved for {args.solve}:")
+    print(f"  {message}")
+    width = max(len(o.label) for o in entry.outputs)
+    for s in result["solutions"]:
+        print(f"\n  at {args.solve} = {s['text']}:")
+        for o in entry.outputs:
+            text = s["run"]["outputs"][o.name]["text"].replace(NBSP, " ")
+            print(f"    {o.label:<{width}}  {text}")
+    return 0
+
+
+def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
+    """The inputs --model / --hardware fill in a plan (the name=value arguments then override them)
+    and the presets used, or None after printing the list asked for, or the ids that fill it when a
+    name is unknown.  (An entry's are the Python API's: site_builder/api.py.)"""
+    from .fill import filled, offered
+    from .presets import load_presets
+
+    problems = Problems()
+    found = load_presets(args.entries, problems)
+    if problems:
+        raise BuildFailed(problems)
+    offers = offered(entry, found)
+    raw, used = {}, {}
+    for kind, wanted in (("model", args.model), ("hardware", args.hardware)):
+        if not wanted:
+            continue
+        choices = offers.get(kind, [])
+        if wanted == "list" or wanted not in {p.id for p in choices}:
+            ids = "\n".join(f"  {p.id:<16} {p.name} ({p.family})" for p in choices)
+            if wanted == "list":
+                print(
+                    f"{kind} presets that fill {entry.label}:\n{ids}"
+                    if choices
+                    else f"no {kind} preset fills {entry.label}"
+                )
+            else:
+                print(
+                    f"--{kind} {wanted!r}: no {kind} preset of that name fills {entry.label}"
+                    + (f"; these do:\n{ids}" if choices else f"; {entry.label} has no {kind} fill mapping"),
+                    file=sys.stderr,
+                )
+            return None
+        used[kind] = next(p for p in choices if p.id == wanted)
+        raw.update(filled(entry, used[kind]))
+    return raw, used
