@@ -160,7 +160,7 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
         assert page.text_content("h1") == "KV cache size"
         page.click("#update-reload")
         page.wait_for_function(
-            "() => document.querySelector('h1').textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS
+            "() => document.querySelector('h1')?.textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS
         )
         context.close()
 
