@@ -32,6 +32,21 @@ def open_entry(page, server, path):
     assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
 
 
+def follow(page, server, path):
+    """Open ``path`` as a reader's link does once a page of the site is open: Turbo Drive fetches
+    it and the running Python loads its formula (a full load the first time).  For tests that
+    visit many pages, where booting Python on each would be most of the time."""
+    if not page.url.startswith(server.url) or not page.evaluate("Boolean(window.Turbo)"):
+        return open_entry(page, server, path)
+    page.evaluate("(p) => { window.__leftBody = document.body; Turbo.visit(p); }", path)
+    page.wait_for_function(  # Turbo renders the new page into a new body; its Python then says ready
+        "(p) => document.body !== window.__leftBody && location.pathname === p && document.documentElement.dataset.python",
+        arg=path,
+        timeout=PYTHON_READY_MS,
+    )
+    assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
+
+
 def open_hostile(page, server, path) -> str:
     """Open a link carrying hostile values, any dialog counted as a problem; the notice it shows."""
     page.on("dialog", lambda d: (page.problems.append("dialog opened"), d.dismiss()))

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.browsing import PYTHON_READY_MS, open_entry
+from tests.browsing import PYTHON_READY_MS, follow, open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
@@ -57,7 +57,7 @@ def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
     paths = chart_pages(site)
     assert len(paths) > 40, paths
     for path in paths:
-        open_entry(page, server, path)
+        follow(page, server, path)
         # Python has redrawn the charts with its own points by the time data-charts is set.
         show_charts(page)
         page.wait_for_function("() => document.documentElement.dataset.charts", timeout=PYTHON_READY_MS)
