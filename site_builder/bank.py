@@ -149,11 +149,11 @@ def _chapters(d: Draft, problems: Problems) -> None:
 
 
 def _versions(d: Draft, problems: Problems) -> None:
-    """Every entry's and preset's numbered versions; what determines the numbers is its newest one's."""
+    """Every entry's, preset's and plan's numbered versions; what determines the numbers is its newest one's."""
     d.versions = load_versions(
         d.root, d.entries, problems
     )  # one small file: read anew, so serve checks it as a build does
-    check_versions(d.versions, d.entries, d.presets, problems)
+    check_versions(d.versions, d.entries, d.presets, problems, d.plans)
 
 
 def _plans(d: Draft, problems: Problems) -> None:
@@ -183,8 +183,8 @@ STEPS: tuple[tuple[str, Step], ...] = (
     ("fill", _fill),
     ("synthesis", _synthesis),
     ("chapters", _chapters),
-    ("versions", _versions),
     ("plans", _plans),
+    ("versions", _versions),  # after the plans: they are versioned too
     ("typeset", _typeset),
 )
 # Every step but typesetting: the bank checked, with no KaTeX run (the tests' shared bank).

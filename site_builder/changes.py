@@ -45,6 +45,12 @@ def change_log(versions: Versions, entries: list[Entry]) -> list[Logged]:
             for v in history
             if v.release == release.number
         ]
+        listed += [
+            Change(f"Plan {key}", f"/plans/{key.removesuffix('-plan')}/", v)
+            for key, history in sorted(versions.plans.items())
+            for v in history
+            if v.release == release.number
+        ]
         presets = [
             Change(f"Preset {key}", "", v)  # a preset has no page of its own
             for key, history in sorted(versions.presets.items())

@@ -12,14 +12,15 @@ from .runtime.numbers import write_input
 from .runtime.page import RESERVED
 
 
-def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str]) -> dict:
-    """Plain-text and BibTeX citations of the plan, naming the entries it composes."""
+def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str], version: int = 1) -> dict:
+    """Plain-text and BibTeX citations of the plan's version, naming the entries it composes."""
     named = ", ".join(f"{entries[k].label} ({entries[k].title})" for k in used)
     url = site_url + plan.url
-    text = f"Derivation Bank, {plan.title}, composing {named}. {url} (accessed {date})."
+    text = f"Derivation Bank, {plan.title}, version {version}, composing {named}. {url} (accessed {date})."
     bibtex = (
-        f"@misc{{derivation-bank-{plan.id},\n"
+        f"@misc{{derivation-bank-{plan.id}-v{version},\n"
         f"  title = {{Derivation Bank: {plan.title}}},\n"
+        f"  version = {{{version}}},\n"
         f"  note = {{Composes {named}}},\n"
         f"  howpublished = {{\\url{{{url}}}}},\n"
         f"  urldate = {{{date}}}\n}}"
@@ -35,6 +36,7 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
     for plan, calc in plans.values():
         run = calc.run({})
         used = calc.entries_used()
+        version = renderer.versions.plan_current(plan.id)
         spec = dict(calc.spec)
         spec["presets"] = preset_fill.spec(plan, renderer.presets)
         spec["labels"] = {i.name: i.label for i in plan.inputs} | {o.name: o.label for o in plan.outputs}
@@ -48,7 +50,8 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
             steps=steps,
             step_items={s.id: s for s in plan.steps},
             used=[by_key[k] for k in used],
-            citation=plan_citation(plan, by_key, renderer.site_url, renderer.date, used),
+            citation=plan_citation(plan, by_key, renderer.site_url, renderer.date, used, version),
+            version=version,
             canonical=renderer.site_url + plan.url,
             default_text={i.name: write_input(i.default) for i in plan.inputs},
             summary=Markup(renderer.md(plan.summary)),

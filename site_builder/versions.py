@@ -1,10 +1,11 @@
-"""Versions: each entry's and each preset's numbered versions, the site's releases, and the gate
+"""Versions: each entry's, preset's and plan's numbered versions, the site's releases, and the gate
 that refuses a change to an entry's numbers without a new version.
 
 ``entries/_versions.yaml`` holds them.  A version records its date, the release that published
 it, what changed and why, the erratum or source where one applies, and a fingerprint of
 everything that determines the numbers (for an entry: its formula, its inputs with their
-defaults, domains and choices, its outputs' formats and units; for a preset: its values).  A
+defaults, domains and choices, its outputs' formats and units; for a preset: its values; for a
+plan: its inputs, the steps it composes and how they are fed, and its answers).  A
 superseded version keeps its ``spec`` (formula, inputs, outputs), so that the page can run the
 older formula on the same runtime and a cited number can always be recomputed.
 
@@ -72,6 +73,7 @@ class Versions:
     entries: dict  # entry key -> (Version, ...), oldest first
     presets: dict  # "kind/id" -> (Version, ...)
     path: Path | None = None  # None: an unversioned folder
+    plans: dict = field(default_factory=dict)  # plan id -> (Version, ...)
 
     @property
     def release(self) -> int:
@@ -83,6 +85,10 @@ class Versions:
 
     def current(self, key: str) -> int:
         found = self.of(key)
+        return found[-1].version if found else 1
+
+    def plan_current(self, plan_id: str) -> int:
+        found = self.plans.get(plan_id, ())
         return found[-1].version if found else 1
 
     def spec(self, key: str) -> dict:
@@ -131,6 +137,22 @@ def preset_fingerprint(preset) -> dict:
     return {"values": _hash({name: value.value for name, value in sorted(preset.values.items())})}
 
 
+PLAN_PARTS = ("inputs", "steps", "outputs")  # what determines a plan's own numbers (its entries have theirs)
+
+
+def plan_fingerprint(plan, entries: dict) -> dict:
+    """A plan's inputs (defaults, domains), its steps (the entry each runs and what feeds each of
+    its inputs) and its answers (the output each reads, its format and unit); words are left out."""
+    spec = plan.spec(entries)
+    words = ("label", "title", "url", "help")
+    found = {
+        "inputs": [{k: v for k, v in i.items() if k not in words} for i in spec["inputs"]],
+        "steps": [{k: v for k, v in s.items() if k not in words} for s in spec["steps"]],
+        "outputs": [{k: v for k, v in o.items() if k not in words} for o in spec["outputs"]],
+    }
+    return {part: _hash(found[part]) for part in PLAN_PARTS}
+
+
 def flow(print_: dict) -> str:
     """A fingerprint as written in the file: ``{formula: 3f2a..., inputs: ..., outputs: ...}``."""
     return "{" + ", ".join(f"{k}: {v}" for k, v in print_.items()) + "}"
@@ -140,20 +162,20 @@ def flow(print_: dict) -> str:
 
 
 def unversioned(entries: list[Entry]) -> Versions:
-    return Versions((Release(1, "1970-01-01", "Unversioned."),), {}, {}, None)
+    return Versions((Release(1, "1970-01-01", "Unversioned."),), {}, {}, None, {})
 
 
 def load_versions(root: Path, entries: list[Entry], problems: Problems) -> Versions:
     path = Path(root) / FILE
     if not path.exists():
         return unversioned(entries)
-    found = compose(path, problems, "expected 'releases:', 'entries:' and 'presets:'")
+    found = compose(path, problems, "expected 'releases:', 'entries:', 'presets:' and 'plans:'")
     if found is None:
         return unversioned(entries)
     tree = _Tree(path, problems)
     raw = tree.build(found[1])
     if not isinstance(raw, dict) or not isinstance(raw.get("releases"), list):
-        problems.add(path, 1, "expected 'releases:' (a list), 'entries:' and 'presets:' (mappings)")
+        problems.add(path, 1, "expected 'releases:' (a list), 'entries:', 'presets:' and 'plans:' (mappings)")
         return unversioned(entries)
     releases = []
     for k, item in enumerate(raw["releases"]):
@@ -166,7 +188,7 @@ def load_versions(root: Path, entries: list[Entry], problems: Problems) -> Versi
         releases.append(Release(item["release"], _date(item["date"]), str(item["summary"]).strip(), Where(path, line)))
     known = {r.number for r in releases}
     histories = {}
-    for kind in ("entries", "presets"):
+    for kind in ("entries", "presets", "plans"):
         items = raw.get(kind) or {}
         if not isinstance(items, dict):
             problems.add(path, tree.line((kind,)), f"{kind}: expected a mapping of each one's versions")
@@ -174,7 +196,9 @@ def load_versions(root: Path, entries: list[Entry], problems: Problems) -> Versi
         histories[kind] = {
             str(key): _history(path, tree, (kind, key), versions, known, problems) for key, versions in items.items()
         }
-    return Versions(tuple(releases), histories.get("entries", {}), histories.get("presets", {}), path)
+    return Versions(
+        tuple(releases), histories.get("entries", {}), histories.get("presets", {}), path, histories.get("plans", {})
+    )
 
 
 def _date(value) -> str:
@@ -228,9 +252,11 @@ def _history(path, tree, at, items, releases, problems) -> tuple[Version, ...]:
 # ----------------------------------------------------------------------------- the gate
 
 
-def check_versions(versions: Versions, entries: list[Entry], presets: dict, problems: Problems) -> None:
-    """Every entry and preset has versions; the newest one's fingerprint is what the entry (or
-    preset) is now; each superseded one keeps the spec its fingerprint was taken of."""
+def check_versions(
+    versions: Versions, entries: list[Entry], presets: dict, problems: Problems, plans: dict | None = None
+) -> None:
+    """Every entry, preset and plan has versions; the newest one's fingerprint is what the entry
+    (preset, plan) is now; each superseded entry version keeps the spec its fingerprint was taken of."""
     if versions.path is None:
         return
     path = versions.path
@@ -258,6 +284,30 @@ def check_versions(versions: Versions, entries: list[Entry], presets: dict, prob
                 f"preset {key}: its values changed since version {history[-1].version} without a new version; "
                 f"add version {history[-1].version + 1} to {FILE} (date, what changed and why, the release) "
                 f"with fingerprint {flow(now)}",
+            )
+    if plans is not None:  # (the plans are gated once they are loaded: bank.STEPS)
+        _gate_plans(versions, {e.key: e for e in entries}, plans, problems)
+
+
+def _gate_plans(versions: Versions, entries: dict, plans: dict, problems: Problems) -> None:
+    path = versions.path
+    for key, history in versions.plans.items():
+        if key not in plans:
+            problems.add(path, history[0].where.line if history else 1, f"plans.{key}: no plan is {key}")
+    for key, (plan, _) in sorted(plans.items()):
+        history = versions.plans.get(key, ())
+        now = plan_fingerprint(plan, entries)
+        if not history:
+            problems.add(path, 1, f"plan {key} has no version; add it under plans with fingerprint {flow(now)}")
+            continue
+        changed = [part for part in PLAN_PARTS if history[-1].fingerprint.get(part) != now[part]]
+        if changed:
+            problems.add(
+                plan.where.path,
+                plan.where.line,
+                f"plan {key}: its {' and '.join(changed)} changed since version {history[-1].version} without a new "
+                f"version; add version {history[-1].version + 1} to {FILE} (date, what changed and why, the "
+                f"release) with fingerprint {flow(now)}",
             )
 
 

@@ -69,12 +69,12 @@ def test_the_feed_is_valid_atom_with_one_entry_per_release_newest_first():
     assert "Entry 1: Toy training cost, version 2: The factor is 6, not 8" in newest
 
 
-def test_the_banks_feed_is_valid_and_lists_every_entry_under_release_1():
+def test_the_banks_feed_is_valid_and_lists_every_entry_and_plan_under_release_1():
     entries, versions, log = logged(ENTRIES)
     validate_atom(atom_feed(log, "https://example.org"))
     assert [item.release.number for item in log] == sorted((r.number for r in versions.releases), reverse=True)
     listed = {c.url.split("#")[0] for item in log for c in item.entries}
-    assert listed == {e.url for e in entries}
+    assert listed == {e.url for e in entries} | {"/plans/train/", "/plans/serve/"}
 
 
 @pytest.mark.node  # reads the built site

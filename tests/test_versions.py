@@ -1,4 +1,4 @@
-"""Versions: every entry and preset is versioned, and a change to what determines an entry's numbers
+"""Versions: every entry, preset and plan is versioned, and a change to what determines an entry's numbers
 without a new version is refused (the exact message is the fixture
 tests/bad_entries/formula-changed-without-a-new-version)."""
 
@@ -96,3 +96,35 @@ def test_a_changed_preset_needs_a_new_version():
     presets["model"]["llama-3-70b"] = dataclasses.replace(model, values={**model.values, "layers": value})
     (message,) = gate(entries, presets, versions)
     assert message.startswith("preset model/llama-3-70b: its values changed since version 1 without a new version")
+
+
+def test_every_plan_is_versioned_and_a_changed_default_needs_a_new_version_and_a_label_does_not():
+    from site_builder import bank
+    from site_builder.versions import flow, plan_fingerprint
+
+    problems = Problems()
+    checked = bank.gather(ENTRIES, problems, steps=bank.CHECKS)
+    assert not problems, problems.report()
+    entries, presets, versions, plans = checked.entries, checked.presets, checked.versions, checked.plans
+    assert set(versions.plans) == set(plans) == {"serve-plan", "train-plan"}
+
+    def plan_gate(changed_plans) -> list[str]:
+        found = Problems()
+        check_versions(versions, entries, presets, found, changed_plans)
+        return [e.message for e in found.sorted()]
+
+    assert plan_gate(plans) == []
+    plan, calc = plans["serve-plan"]
+    layers = dataclasses.replace(plan.inputs[0], default=40)
+    changed = dataclasses.replace(plan, inputs=(layers, *plan.inputs[1:]))
+    (message,) = plan_gate({**plans, "serve-plan": (changed, calc)})
+    now = plan_fingerprint(changed, {e.key: e for e in entries})
+    assert message == (
+        "plan serve-plan: its inputs changed since version 1 without a new version; add version 2 to "
+        f"_versions.yaml (date, what changed and why, the release) with fingerprint {flow(now)}"
+    )
+    relabelled = dataclasses.replace(plan.inputs[0], label="Transformer layers")
+    assert (
+        plan_gate({**plans, "serve-plan": (dataclasses.replace(plan, inputs=(relabelled, *plan.inputs[1:])), calc)})
+        == []
+    )
