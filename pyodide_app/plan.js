@@ -64,6 +64,7 @@ function show(value) {
     const menu = document.getElementById(`preset-${kind}`);
     if (menu && menu.value && state.filled[kind]) query.set(kind, menu.value);
   }
+  if (state.spec.version) query.set("version", String(state.spec.version));   // the plan's version computed it
   const search = query.toString();
   const url = location.pathname + (search ? `?${search}` : "") + location.hash;
   if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
@@ -128,6 +129,15 @@ function readLink() {
   }
   for (const [name, value] of params) {
     if (name === "model" || name === "hardware") continue;
+    if (name === "version") {   // a whole number up to the plan's own: the plan computes as it is now
+      const current = state.spec.version || 1;
+      if (!/^[1-9][0-9]{0,5}$/.test(value) || Number(value) > current) {
+        notice(`Ignored the link's version “${value.slice(0, 40)}”: this plan has version${current > 1 ? "s 1 to " : " "}${current}.`);
+      } else if (Number(value) < current) {
+        notice(`This link names version ${value} of the plan; it is now at version ${current} (see the change log), and computes with it.`);
+      }
+      continue;
+    }
     const field = document.getElementById(`in-${name}`);
     if (names.has(name) && field) {
       if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) {
@@ -139,7 +149,7 @@ function readLink() {
       notice(`Ignored the link's “${name.slice(0, 40)}”: this plan has no such input.`);
     }
   }
-  return params.toString() !== "";
+  return [...params.keys()].some((name) => name !== "version");
 }
 
 async function solveBackwards(event) {
@@ -155,7 +165,8 @@ async function solveBackwards(event) {
   answer.textContent = "Solving…";
   try {
     await ready();
-    const reply = await runner.call("plan_solve", { plan: mine.spec.id, raw: raw(), question }, WATCHDOG_MS * 4);
+    // a search runs the plan many times: on a loaded or slow machine it needs far longer than one run
+    const reply = await runner.call("plan_solve", { plan: mine.spec.id, raw: raw(), question }, WATCHDOG_MS * 10);
     if (mine !== state) return;
     if (!reply.ok) { answer.textContent = Object.values(reply.errors).join(" "); return; }
     answer.textContent = reply.value.message;

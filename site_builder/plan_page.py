@@ -41,6 +41,7 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
         spec["presets"] = preset_fill.spec(plan, renderer.presets)
         spec["labels"] = {i.name: i.label for i in plan.inputs} | {o.name: o.label for o in plan.outputs}
         spec["reserved"] = [r for r in RESERVED if r not in ("model", "hardware")] + ["model", "hardware"]
+        spec["version"] = version
         steps = {s["id"]: s for s in calc.steps}
         html = renderer._page(
             "plan.html",

@@ -86,3 +86,14 @@ def test_hostile_links_stay_inert(page, server, payload):
     assert page.locator("main img, main svg[onload], main script:not(#plan-spec)").count() == 0
     assert page.locator("[onerror], [onload], [onclick]").count() == 0
     assert page.problems == []
+
+
+def test_the_link_names_the_plans_version_and_an_unknown_one_is_ignored_with_a_notice(page, server):
+    open_plan(page, server, "/plans/serve/?B=4")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('version') === '1'")
+    assert "version=1" in page.get_attribute("#plan-share", "href")
+    assert page.is_hidden("#notice")
+    open_plan(page, server, "/plans/serve/?B=4&version=9")
+    assert "Ignored the link's version “9”: this plan has version 1." in page.text_content("#notice")
+    assert page.input_value("#in-B") == "4"
+    assert page.problems == []
