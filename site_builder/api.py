@@ -5,8 +5,8 @@ thin layer over this module: it parses the arguments, calls ``Bank.entry(...).ru
 prints; the messages of the errors raised here are the command's messages.
 
 Every number is written by the runtime the page runs (``runtime.units.write``), so a value
-reads here as it reads on the entry's page.  Plans have no API yet: they will join as
-``Bank.plans()`` / ``Bank.plan(id)`` beside ``presets`` below.
+reads here as it reads on the entry's page.  A plan (``Bank.plan("serve")``) runs and solves
+as an entry does, every figure an entry's output.
 """
 
 from __future__ import annotations
@@ -477,6 +477,34 @@ class Entry:
         )
 
 
+class UnknownPlan(BankError, LookupError):
+    """No plan of that id."""
+
+
+class Plan(Entry):
+    """One plan of the bank (entries/plans/): ``run`` and ``solve`` as an entry's, each figure an
+    entry's output (``result.presets`` and ``result.raw["outputs"][name]["step"]`` say which)."""
+
+    def __init__(self, bank: Bank, plan, calculator):
+        self._bank = bank
+        self.source = plan  # plan.Plan, as checked
+        self.id = plan.id
+        self.key = plan.id
+        self.label = f"Plan {plan.id}"
+        self.title = plan.title
+        self.calculator = calculator  # runtime.plan.PlanCalculator
+        self.inputs = tuple(i["name"] for i in calculator.inputs)
+        self.outputs = tuple(o["name"] for o in calculator.outputs)
+        self.defaults = dict(calculator.defaults)
+
+    def entries_used(self) -> list[str]:
+        """The keys of the entries the plan composes, in the order it runs them."""
+        return list(self.calculator.entries_used())
+
+    def sweep(self, *args, **kwargs):
+        raise BankError(f"{self.label}: a plan has no sweep; sweep the entry a figure comes from")
+
+
 class Bank:
     """The entries of one folder (the project's ``entries/`` unless told), loaded as they are asked for."""
 
@@ -484,6 +512,33 @@ class Bank:
         self.entries_dir = Path(entries_dir)
         self._entries: dict = {}
         self._presets = None
+        self._plans = None
+
+    def _checked_plans(self) -> dict:
+        """plan id -> (Plan, PlanCalculator), checked as the build checks them (the whole bank is read)."""
+        if self._plans is None:
+            from . import bank as pipeline
+
+            problems = Problems()
+            checked = pipeline.gather(self.entries_dir, problems, steps=pipeline.CHECKS)
+            if problems:
+                raise BuildFailed(problems)
+            self._plans = {pid: Plan(self, plan, calc) for pid, (plan, calc) in checked.plans.items()}
+        return self._plans
+
+    def plans(self) -> list[Plan]:
+        """Every plan: ``train-plan``, ``serve-plan``."""
+        return list(self._checked_plans().values())
+
+    def plan(self, which: str) -> Plan:
+        """Plan ``which``: ``"serve"`` or ``"serve-plan"``."""
+        found = self._checked_plans()
+        wanted = str(which) if str(which).endswith("-plan") else f"{which}-plan"
+        if wanted not in found:
+            raise UnknownPlan(
+                f"no plan {str(which)!r}; plans: {', '.join(p.removesuffix('-plan') for p in sorted(found))}"
+            )
+        return found[wanted]
 
     def entry(self, which) -> Entry:
         """Entry ``which``: a bank number (``35``, ``"35"``, ``"e35"``) or a toolkit id."""
@@ -564,12 +619,22 @@ def presets(kind: str) -> Presets:
     return default().presets(kind)
 
 
+def plan(which: str) -> Plan:
+    """``bank.plan("serve")``: a plan of the project's bank."""
+    return default().plan(which)
+
+
+def plans() -> list[Plan]:
+    return default().plans()
+
+
 __all__ = [
     "Bank",
     "BankError",
     "Entry",
     "Filled",
     "InputError",
+    "Plan",
     "Preset",
     "Presets",
     "Quantity",
@@ -577,9 +642,12 @@ __all__ = [
     "Solution",
     "Sweep",
     "UnknownEntry",
+    "UnknownPlan",
     "UnknownPreset",
     "default",
     "entries",
     "entry",
+    "plan",
+    "plans",
     "presets",
 ]

@@ -190,3 +190,29 @@ def test_the_pages_python_call_is_literal_and_runs():
     scope = {}
     exec(asked.splitlines()[0], scope)
     assert eval(asked.splitlines()[-1], scope).value.value == 488281
+
+
+def test_a_plan_runs_and_solves_as_its_page_does_each_figure_an_entrys_output():
+    from site_builder import bank as pipeline
+    from site_builder.errors import Problems
+    from tests.support import ENTRIES
+
+    problems = Problems()
+    _, calc = pipeline.gather(ENTRIES, problems, steps=pipeline.CHECKS).plans["serve-plan"]
+    serve = bank.plan("serve")
+    assert bank.plan("serve-plan") is serve and serve.entries_used() == ["16", "20", "35", "40", "36"]
+    raw = {"B": "4", "k": "4"}
+    run = serve.run(**raw)
+    page = calc.run(raw)["outputs"]
+    assert {name: q.text for name, q in run.outputs.items()} == {name: out["text"] for name, out in page.items()}
+    filled = serve.run(model="llama-3-70b", hardware="h100-sxm")
+    assert [f.preset.id for f in filled.presets] == ["llama-3-70b", "h100-sxm"] and filled.inputs["L"] == 80
+    answer = serve.solve("memory_device<=80GB", "B", model="llama-3-70b", hardware="h100-sxm")
+    assert answer and answer.value.value == 66
+    assert filled.raw["outputs"]["memory_device"]["step"] in {s["id"] for s in calc.steps}
+    with pytest.raises(bank.UnknownPlan, match="no plan 'nope'; plans: serve, train"):
+        bank.plan("nope")
+    with pytest.raises(bank.InputError, match="B"):
+        serve.run(B="0")
+    with pytest.raises(bank.BankError, match="a plan has no sweep"):
+        serve.sweep("B", 1, 8)
