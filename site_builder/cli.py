@@ -174,14 +174,8 @@ def _compute(args) -> int:
             print(f"--{entry.question_error(args.solve)}", file=sys.stderr)
             return 2
         return _solve(args, entry, presets, inputs, *targets[0])
-    try:
-        result = entry.run(**presets, **inputs)
-    except api.UnknownPreset as exc:
-        print(f"--{exc}", file=sys.stderr)
-        return 2
-    except api.InputError as exc:
-        _notes(entry, presets, inputs)
-        print(exc, file=sys.stderr)
+    result = _asked(entry, presets, inputs, lambda: entry.run(**presets, **inputs))
+    if result is None:
         return 2
     for note in result.notes:  # a value that could be read two ways: say how it was read
         print(f"note: {note}", file=sys.stderr)
@@ -218,6 +212,44 @@ def _compute(args) -> int:
     for q in result.outputs.values():
         print(f"  {q.label:<{width}}  {q}")
     return 0
+
+
+def _asked(entry, presets: dict, inputs: dict, ask):
+    """``ask()``'s answer, or None after printing the API's refusal (and how values were read)."""
+    from . import api
+
+    try:
+        return ask()
+    except api.UnknownPreset as exc:
+        print(f"--{exc}", file=sys.stderr)
+    except api.InputError as exc:
+        _notes(entry, presets, inputs)
+        print(exc, file=sys.stderr)
+    return None
+
+
+def solve_json(source_id, result: dict) -> str:
+    """A solve's answer (the runtime's) as the command's --json prints it, for an entry or a plan."""
+    from .runtime.api import json_safe
+    from .runtime.numbers import NBSP
+
+    out = {
+        "entry": source_id,
+        **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
+        "solutions": [
+            {
+                **{k: s[k] for k in ("value", "text", "kind")},
+                **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
+                "inputs": s["run"]["inputs"],
+                "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
+            }
+            for s in result["solutions"]
+        ],
+        "turns": [t["value"] for t in result["turns"]],
+        "range": [result["range"]["low"], result["range"]["high"]],
+        "message": result["message"].replace(NBSP, " "),
+    }
+    return json.dumps(json_safe(out), allow_nan=False)
 
 
 def _notes(entry, presets: dict, inputs: dict) -> None:
@@ -281,18 +313,12 @@ def _variants(entry, preset, kept: dict) -> list[str]:
 
 def _solve(args, entry, presets: dict, inputs: dict, output: str, sense: str, target: str) -> int:
     """The inverse question: the solutions and the outputs at each; exit 2 when there is none."""
-    from . import api
-    from .runtime.api import json_safe
     from .runtime.numbers import NBSP
 
-    try:
-        answer = entry.solve(f"{output}{sense}{target}", args.solve, **presets, **inputs)
-    except api.UnknownPreset as exc:
-        print(f"--{exc}", file=sys.stderr)
-        return 2
-    except api.InputError as exc:
-        _notes(entry, presets, inputs)
-        print(exc, file=sys.stderr)
+    answer = _asked(
+        entry, presets, inputs, lambda: entry.solve(f"{output}{sense}{target}", args.solve, **presets, **inputs)
+    )
+    if answer is None:
         return 2
     for note in answer.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -301,23 +327,7 @@ def _solve(args, entry, presets: dict, inputs: dict, output: str, sense: str, ta
     if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
         print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
     if args.json:
-        out = {
-            "entry": entry.id,
-            **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
-            "solutions": [
-                {
-                    **{k: s[k] for k in ("value", "text", "kind")},
-                    **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
-                    "inputs": s["run"]["inputs"],
-                    "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
-                }
-                for s in result["solutions"]
-            ],
-            "turns": [t["value"] for t in result["turns"]],
-            "range": [result["range"]["low"], result["range"]["high"]],
-            "message": answer.message,
-        }
-        print(json.dumps(json_safe(out), allow_nan=False))
+        print(solve_json(entry.id, result))
         return code
     if code:
         print(f"entry {entry.key}: no solution: {answer.message}", file=sys.stderr)

@@ -106,7 +106,6 @@ def compute_plan(args) -> int:
 
 def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -> int:
     """The plan's inverse question: the solutions and the outputs at each; exit 2 when there is none."""
-    from .runtime.api import json_safe
     from .runtime.domain import DomainError
     from .runtime.numbers import NBSP
     from .runtime.solve import solve
@@ -120,23 +119,9 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
     if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
         print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
     if args.json:
-        out = {
-            "entry": entry.id,
-            **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
-            "solutions": [
-                {
-                    **{k: s[k] for k in ("value", "text", "kind")},
-                    **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
-                    "inputs": s["run"]["inputs"],
-                    "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
-                }
-                for s in result["solutions"]
-            ],
-            "turns": [t["value"] for t in result["turns"]],
-            "range": [result["range"]["low"], result["range"]["high"]],
-            "message": result["message"].replace(NBSP, " "),
-        }
-        print(json.dumps(json_safe(out), allow_nan=False))
+        from .cli import solve_json
+
+        print(solve_json(entry.id, result))
         return code
     message = result["message"].replace(NBSP, " ")
     if code:
