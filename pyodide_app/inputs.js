@@ -22,7 +22,9 @@ export function showEchoes(form, echoes, names) {
   for (const name of names) {
     const box = document.getElementById(`echo-${name}`);
     if (!box) continue;
-    const echo = echoes && echoes[name];
+    // A solved field holds the value the page wrote (grouped as results are): nothing to echo.
+    const solved = document.getElementById(`input-${name}`)?.classList.contains("solved");
+    const echo = !solved && echoes && echoes[name];
     box.hidden = !echo;
     if (!echo) { box.replaceChildren(); continue; }
     const text = document.createElement("span");

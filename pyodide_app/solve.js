@@ -98,6 +98,29 @@ export function setupSolve(page) {
     el(`output-${q.output}`).classList.add("solve-aim");
   }
 
+  // The answer, first among the results and in the phone's bar: the freed input's value (or
+  // that none meets the target) and the target it meets, as the results show it there.
+  function headline(value, s) {
+    const result = el("solved-result"), bar = el("bar-solved");
+    if (!result) return;
+    result.hidden = bar.hidden = !value;
+    result.classList.remove("stale");
+    if (!value) return;
+    const label = spec.labels[active.input];
+    const unit = el(`input-${active.input}`).querySelector(".unit");
+    const text = s ? s.text + (unit ? `\u00a0${unit.textContent}` : "") : "None meets it";
+    const met = s && s.run.outputs[active.output];
+    el("solved-label").textContent = `Solved: ${label}`;
+    el("bar-solved-label").textContent = `Solved: ${label}`;
+    for (const out of [el("solved-value"), el("bar-solved-value")]) {
+      out.textContent = text;
+      out.classList.toggle("flag", !s);
+    }
+    el("solved-where").textContent = s
+      ? `The value where ${describe(active)} (it is ${met.flag || met.text}).`
+      : value.message;
+  }
+
   function describe(q) {
     const label = spec.labels[q.output];   // "Bubble as a percentage" mid-sentence; "KV cache size" as it is
     return `${/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label} ${SENSES[q.sense]} ${q.target}`;
@@ -107,12 +130,15 @@ export function setupSolve(page) {
     if (!active) return;
     panel.classList.add("stale");
     mark(active, true);
+    const result = el("solved-result");
+    if (result && !result.hidden) result.classList.add("stale");
   }
 
   function stop() {
     active = null;
     last = null;
     mark(null);
+    headline(null);
     echo("");
     answer.replaceChildren();
     clear.hidden = true;
@@ -158,6 +184,7 @@ export function setupSolve(page) {
       mark(null);
     }
     showAnswer(value);
+    headline(value, s);
     echo([value.target_reading, value.target_note].filter(Boolean).join(". "));
     panel.classList.remove("stale");
     if (s) page.showSolved(s.run, state);

@@ -60,6 +60,8 @@ def test_context_length_for_a_memory_budget_on_35(page, server, bank):
     assert "solved" in page.get_attribute("#input-s", "class")
     assert "solved-note" in page.get_attribute("#in-s", "aria-describedby")
     assert page.text_content("#solved-note").startswith("Solved:")
+    # The page wrote 244,140 itself: its reading is not echoed as if the reader had typed it.
+    assert page.is_hidden("#echo-s")
     assert "80GB" in page.text_content("#solved-note")
     # Every output recomputed at the solution, as CPython computes it there.
     page.wait_for_function(
@@ -74,6 +76,37 @@ def test_context_length_for_a_memory_budget_on_35(page, server, bank):
     assert "solve=s&total%3C=80GB" in page.url and "s=" not in page.url.replace("solve=s", "")
     assert "solve=s" in page.text_content("#cite-run-text")
     clean(page)
+
+
+def test_the_answer_leads_the_results_and_the_phones_bar_until_solving_stops(browser, server, bank):
+    """After a solve the first result, and the bar a phone keeps at the top, is the answer: the
+    freed input's value in its unit and the target it meets, as CPython finds them."""
+    context = browser.new_context(viewport={"width": 390, "height": 800})
+    page = context.new_page()
+    open_entry(page, server, "/35/")
+    assert page.is_hidden("#solved-result") and page.is_hidden("#bar-solved")
+    ask(page, "total", "<=", "80GB", "s")
+    best = expected(bank, "35", {}, "s", "total", "<=", "80GB")["solutions"][0]
+    at = best["run"]["outputs"]["total"]["text"]
+    assert page.text_content("#solved-label") == "Solved: Cached sequence length"
+    assert page.text_content("#solved-value") == f"{best['text']}\u00a0tokens"  # in the field's unit
+    assert page.text_content("#solved-where") == f"The value where KV cache size ≤ 80GB (it is {at})."
+    assert page.text_content("#bar-solved-value") == f"{best['text']}\u00a0tokens"
+    # First among the results, set as large as the entry's headline, and in the phone's bar.
+    first = page.evaluate("document.querySelector('#outputs dl > .result:not([hidden])').id")
+    assert first == "solved-result"
+    size = "(id) => parseFloat(getComputedStyle(document.getElementById(id)).fontSize)"
+    assert page.evaluate(size, "solved-value") > 1.2 * page.evaluate(size, "out-per_token")  # a headline's size
+    page.evaluate("scrollTo(0, document.getElementById('inputs').getBoundingClientRect().top + scrollY)")
+    bar = page.locator("#bar-solved")
+    assert bar.is_visible() and bar.bounding_box()["y"] < 80
+    # Another question (s stays at its answer), another unit: the field's.
+    ask(page, "B_fit", ">=", "4", "budget")
+    budget = expected(bank, "35", {"s": best["text"]}, "budget", "B_fit", ">=", "4")["solutions"][0]["text"]
+    assert page.text_content("#solved-value") == f"{budget}\u00a0B"
+    page.click("#solve-clear")
+    assert page.is_hidden("#solved-result") and page.is_hidden("#bar-solved")
+    context.close()
 
 
 def test_the_question_follows_the_other_inputs_and_waits_while_one_is_wrong(page, server, bank):
@@ -156,6 +189,9 @@ def test_no_solution_says_the_range_the_output_reaches(page, server, bank):
     assert page.text_content(".solve-none") == want["message"]
     assert "solved" not in page.get_attribute("#input-p", "class")
     assert page.input_value("#in-p") == "0.1"  # the freed input keeps its value
+    # The first result says so, with the solver's sentence, not a number.
+    assert page.text_content("#solved-value") == "None meets it"
+    assert page.text_content("#solved-where") == want["message"]
     clean(page)
 
 
