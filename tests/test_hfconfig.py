@@ -28,7 +28,8 @@ def _config(name: str) -> dict:
 def hf_tensors(c: dict) -> int:
     """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
-    llama, mistral, mixtral, qwen2, phimoe; and GPT-2)."""
+    llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
+    feed-forward layer instead of preceding them; and GPT-2)."""
     t = c["model_type"]
     if t == "gpt2":
         d, v, n, L = c["n_embd"], c["vocab_size"], c["n_positions"], c["n_layer"]
@@ -52,6 +53,8 @@ def hf_tensors(c: dict) -> int:
     else:
         mlp = 3 * d * c["intermediate_size"]  # gate_proj, up_proj, down_proj
     qk_norm = 2 * hd if t in ("qwen3", "qwen3_moe") else 0  # q_norm, k_norm over one head's width
+    if t == "olmo2":
+        qk_norm = h * hd + kv * hd  # q_norm over every query head, k_norm over every key head
     block = q_proj + k_proj + v_proj + o_proj + qk_norm + mlp + 2 * norm
     lm_head = 0 if c.get("tie_word_embeddings", False) else v * d + (v if c.get("lm_head_bias") else 0)
     return v * d + L * block + norm + lm_head
@@ -116,7 +119,7 @@ def test_count_from_config_is_the_checkpoints(name):
         p.stem
         for p in FILES
         if json.loads(p.read_text())["model_type"]
-        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "gpt2")
+        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "gpt2")
     ],
 )
 def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
@@ -309,6 +312,20 @@ def test_architecture_is_the_runtimes_one_shape():
     reading = H.read_config((CONFIGS / "gpt2.json").read_text())
     assert isinstance(reading.architecture, A.Architecture)
     assert A.count(reading.architecture).total == reading.get("params_counted")
+
+
+def test_olmo2_config_counts_its_full_query_and_key_norms():
+    olmo = H.read_config((CONFIGS / "olmo-2-7b.json").read_text())
+    assert olmo.values["qk_norm"].value == "full" and "all their heads" in olmo.values["qk_norm"].note
+    plain = A.count(
+        A.Architecture(
+            **{
+                **olmo.architecture.__dict__,
+                "attention": A.Attention(**{**olmo.architecture.attention.__dict__, "qk_norm": ""}),
+            }
+        )
+    )
+    assert olmo.get("params_counted") - plain.total == 32 * (4096 + 4096)  # 32 layers, MHA: 32 x 128 each
 
 
 def test_full_query_and_key_norms_span_every_head():
