@@ -29,13 +29,20 @@ def hf_tensors(c: dict) -> int:
     """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
     llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
-    feed-forward layer instead of preceding them; and GPT-2)."""
+    feed-forward layer instead of preceding them; Falcon's parallel blocks; and GPT-2)."""
     t = c["model_type"]
     if t == "gpt2":
         d, v, n, L = c["n_embd"], c["vocab_size"], c["n_positions"], c["n_layer"]
         inner = c.get("n_inner") or 4 * d
         block = (d * 3 * d + 3 * d) + (d * d + d) + (d * inner + inner) + (inner * d + d) + 2 * (2 * d)
         return v * d + n * d + L * block + 2 * d  # wte, wpe, h.*, ln_f; lm_head is wte
+    if t == "falcon":  # word_embeddings, h.* (fused query_key_value, dense, the MLP, the layernorms), ln_f
+        d, L, v, h = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["num_attention_heads"]
+        kv = c["num_kv_heads"] if c.get("new_decoder_architecture") else 1 if c.get("multi_query", True) else h
+        hd, ffn = d // h, c.get("ffn_hidden_size") or 4 * d
+        lns = (2 if c.get("new_decoder_architecture") else 1) * 2 * d  # LayerNorms with biases
+        block = d * (h + 2 * kv) * hd + h * hd * d + 2 * d * ffn + lns
+        return v * d + L * block + 2 * d  # lm_head is word_embeddings
     d, L, v = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"]
     h, kv = c["num_attention_heads"], c.get("num_key_value_heads", c["num_attention_heads"])
     hd = c.get("head_dim") or d // h
@@ -119,7 +126,7 @@ def test_count_from_config_is_the_checkpoints(name):
         p.stem
         for p in FILES
         if json.loads(p.read_text())["model_type"]
-        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "gpt2")
+        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2")
     ],
 )
 def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
@@ -326,6 +333,23 @@ def test_olmo2_config_counts_its_full_query_and_key_norms():
         )
     )
     assert olmo.get("params_counted") - plain.total == 32 * (4096 + 4096)  # 32 layers, MHA: 32 x 128 each
+
+
+def test_an_imported_multi_query_config_stays_multi_query(tmp_path):
+    """One key-value head is written down (the loader derives mqa from it), not dropped as if derived."""
+    from site_builder.preset_import import write_preset
+
+    falcon = {"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4}
+    falcon.update(multi_query=True, parallel_attn=True, bias=False, vocab_size=100)
+    reading = H.read_config(json.dumps(falcon))
+    assert reading.get("attention") == "mqa" and reading.get("norms_per_layer") == 1
+    url = "https://huggingface.co/f/blob/main/config.json"
+    written = write_preset(reading, tmp_path / "models", id="f", name="f", family="f", url=url, force=False)
+    problems = Problems()
+    preset = P.load_preset(written, problems)
+    assert not problems, problems.report()
+    assert preset.get("attention") == "mqa" and preset.get("kv_heads") == 1
+    assert preset.get("params_counted") == reading.get("params_counted")
 
 
 def test_full_query_and_key_norms_span_every_head():
