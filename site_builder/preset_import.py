@@ -35,7 +35,7 @@ def kept(reading: Reading) -> dict:
     attention = get("attention")
     if attention != "mla":
         values.pop("attention", None)
-        if get("kv_heads") in (get("heads"), 1):
+        if get("kv_heads") == get("heads"):  # MQA keeps its one key-value head: the loader reads mqa from it
             values.pop("kv_heads", None)
         if get("head_dim") is not None and get("head_dim") * get("heads") == get("d_model"):
             values.pop("head_dim", None)

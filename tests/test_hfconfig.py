@@ -28,13 +28,21 @@ def _config(name: str) -> dict:
 def hf_tensors(c: dict) -> int:
     """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
-    llama, mistral, mixtral, qwen2, phimoe; and GPT-2)."""
+    llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
+    feed-forward layer instead of preceding them; Falcon's parallel blocks; and GPT-2)."""
     t = c["model_type"]
     if t == "gpt2":
         d, v, n, L = c["n_embd"], c["vocab_size"], c["n_positions"], c["n_layer"]
         inner = c.get("n_inner") or 4 * d
         block = (d * 3 * d + 3 * d) + (d * d + d) + (d * inner + inner) + (inner * d + d) + 2 * (2 * d)
         return v * d + n * d + L * block + 2 * d  # wte, wpe, h.*, ln_f; lm_head is wte
+    if t == "falcon":  # word_embeddings, h.* (fused query_key_value, dense, the MLP, the layernorms), ln_f
+        d, L, v, h = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["num_attention_heads"]
+        kv = c["num_kv_heads"] if c.get("new_decoder_architecture") else 1 if c.get("multi_query", True) else h
+        hd, ffn = d // h, c.get("ffn_hidden_size") or 4 * d
+        lns = (2 if c.get("new_decoder_architecture") else 1) * 2 * d  # LayerNorms with biases
+        block = d * (h + 2 * kv) * hd + h * hd * d + 2 * d * ffn + lns
+        return v * d + L * block + 2 * d  # lm_head is word_embeddings
     d, L, v = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"]
     h, kv = c["num_attention_heads"], c.get("num_key_value_heads", c["num_attention_heads"])
     hd = c.get("head_dim") or d // h
@@ -52,6 +60,8 @@ def hf_tensors(c: dict) -> int:
     else:
         mlp = 3 * d * c["intermediate_size"]  # gate_proj, up_proj, down_proj
     qk_norm = 2 * hd if t in ("qwen3", "qwen3_moe") else 0  # q_norm, k_norm over one head's width
+    if t == "olmo2":
+        qk_norm = h * hd + kv * hd  # q_norm over every query head, k_norm over every key head
     block = q_proj + k_proj + v_proj + o_proj + qk_norm + mlp + 2 * norm
     lm_head = 0 if c.get("tie_word_embeddings", False) else v * d + (v if c.get("lm_head_bias") else 0)
     return v * d + L * block + norm + lm_head
@@ -87,6 +97,8 @@ CHECKPOINT = {
     "qwen2-5-3b": 3_085_938_688,
     "mistral-7b": 7_241_732_096,
     "deepseek-v3-1": 671_026_419_200,
+    "llama-3-2-1b": 1_235_814_400,
+    "llama-3-2-3b": 3_212_749_824,
 }
 
 
@@ -114,7 +126,7 @@ def test_count_from_config_is_the_checkpoints(name):
         p.stem
         for p in FILES
         if json.loads(p.read_text())["model_type"]
-        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "gpt2")
+        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2")
     ],
 )
 def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
@@ -307,6 +319,37 @@ def test_architecture_is_the_runtimes_one_shape():
     reading = H.read_config((CONFIGS / "gpt2.json").read_text())
     assert isinstance(reading.architecture, A.Architecture)
     assert A.count(reading.architecture).total == reading.get("params_counted")
+
+
+def test_olmo2_config_counts_its_full_query_and_key_norms():
+    olmo = H.read_config((CONFIGS / "olmo-2-7b.json").read_text())
+    assert olmo.values["qk_norm"].value == "full" and "all their heads" in olmo.values["qk_norm"].note
+    plain = A.count(
+        A.Architecture(
+            **{
+                **olmo.architecture.__dict__,
+                "attention": A.Attention(**{**olmo.architecture.attention.__dict__, "qk_norm": ""}),
+            }
+        )
+    )
+    assert olmo.get("params_counted") - plain.total == 32 * (4096 + 4096)  # 32 layers, MHA: 32 x 128 each
+
+
+def test_an_imported_multi_query_config_stays_multi_query(tmp_path):
+    """One key-value head is written down (the loader derives mqa from it), not dropped as if derived."""
+    from site_builder.preset_import import write_preset
+
+    falcon = {"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4}
+    falcon.update(multi_query=True, parallel_attn=True, bias=False, vocab_size=100)
+    reading = H.read_config(json.dumps(falcon))
+    assert reading.get("attention") == "mqa" and reading.get("norms_per_layer") == 1
+    url = "https://huggingface.co/f/blob/main/config.json"
+    written = write_preset(reading, tmp_path / "models", id="f", name="f", family="f", url=url, force=False)
+    problems = Problems()
+    preset = P.load_preset(written, problems)
+    assert not problems, problems.report()
+    assert preset.get("attention") == "mqa" and preset.get("kv_heads") == 1
+    assert preset.get("params_counted") == reading.get("params_counted")
 
 
 def test_full_query_and_key_norms_span_every_head():

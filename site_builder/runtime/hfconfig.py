@@ -485,6 +485,18 @@ def _falcon(k: _Keys) -> None:
     else:
         k.put("ffn_dim", inner, "ffn_hidden_size")
     k.put("ffn_kind", "gelu", "", "GELU")
+    if k.flag("bias", False):  # one flag for every linear layer's bias
+        for name in ("qkv_bias", "out_bias", "ffn_bias"):
+            k.put(name, True, "bias")
+    if k.flag("parallel_attn", True):  # attention and the MLP read the same normed input
+        if new and k.has("num_ln_in_parallel_attn"):
+            norms = k.count("num_ln_in_parallel_attn", "the norms of a parallel block")
+            key, how = "num_ln_in_parallel_attn", ""
+        elif new:
+            norms, key, how = 2, "new_decoder_architecture", "ln_attn and ln_mlp, one for attention and one for the MLP"
+        else:
+            norms, key, how = 1, "parallel_attn", "one input_layernorm that attention and the MLP share"
+        k.put("norms_per_layer", norms, key, how)
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.maybe("context", "max_position_embeddings", "the context length")
     tied = k.flag("tie_word_embeddings", True)
@@ -600,10 +612,10 @@ def read(data: dict) -> Reading:
 # ---- the architecture, for the counts ----------------------------------------------------------
 
 # Families whose every weight the architecture describes.  Not yet counted (their fields are
-# read): Qwen2-MoE, Gemma, OLMo 2, BERT, T5, OPT, Falcon and DBRX, whose real configs are not yet
+# read): Qwen2-MoE, Gemma, BERT, T5, OPT and DBRX, whose real configs are not yet
 # among the test data the counts are held to.
 COUNTED = (
-    *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe"),
+    *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe", "olmo2", "falcon"),
     *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2"),
 )
 # How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
@@ -611,7 +623,9 @@ _DEPARTS = {
     "qwen2": {"qkv_bias": True},
     "qwen3": {"qk_norm": "head"},
     "qwen3_moe": {"qk_norm": "head"},
+    "olmo2": {"qk_norm": "full"},  # q_norm over every query head, k_norm over every key head
     "phimoe": {"norm": "layernorm", "qkv_bias": True, "out_bias": True},
+    "falcon": {"norm": "layernorm"},  # biases as its bias key says (read with the family)
     "deepseek_v3": {"router_bias": True},
     "kimi_k2": {"router_bias": True},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "out_bias": True, "ffn_bias": True},
@@ -622,6 +636,7 @@ _HOW = {
     "out_bias": "the family's output projection carries a bias",
     "ffn_bias": "the family's feed-forward matrices carry biases",
     "qk_norm": "the family norms each head's queries and keys (q_norm, k_norm)",
+    "qk_norm_full": "the family norms the queries and the keys over all their heads (q_norm, k_norm)",
     "router_bias": "the family's router carries a score-correction bias per expert",
 }
 
@@ -644,7 +659,8 @@ def _architecture(k: _Keys):
                 k.put(name, True, "", _HOW[name])
     for name in ("ffn_bias", "qk_norm", "router_bias"):
         if departs.get(name):
-            k.put(name, departs[name], "", _HOW[name])
+            how = _HOW.get(f"{name}_{departs[name]}", _HOW[name])
+            k.put(name, departs[name], "", how)
     if k.flag("lm_head_bias", False):
         k.put("output_bias", True, "lm_head_bias")
     if k.model_type == "gpt2":
