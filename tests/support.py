@@ -23,6 +23,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # A test's second tab puts its first in the background, where Chromium runs timers once a
+    # second: every wait on the page would poll at 1 Hz.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
 ]
 
 # What each marker stands for: the programs a test so marked may start (conftest.py refuses the

@@ -264,6 +264,7 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     fresh = context.new_page()  # every few sequences the link is opened by a full load here
+    page.bring_to_front()  # a tab behind another runs its timers once a second: 3 s a wait
     rng = random.Random(SEED)
     walker = Walker(page, server, _pools(bank), rng)
     open_entry(page, server, f"/{ENTRIES[0]}/")
@@ -287,6 +288,7 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
                 ("&" if "?" in forms["copied"] else "?") + "embed=1" if how == "embed card" else ""
             )
             target = page if how == "Turbo" else fresh
+            target.bring_to_front()
             if how == "Turbo":
                 walker.visit(link)
             else:
@@ -299,6 +301,7 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
             if how != "embed card":  # the card has no Copy link: the embed test reads its link
                 # The reopened page's own link is the same link: a fixed point.
                 assert reopened.shared()["copied"] == forms["copied"]
+            page.bring_to_front()
         except Exception as failure:
             raise AssertionError(
                 f"seed {SEED}, sequence {n}: {' → '.join(done) or 'no action'}; then reopened "
