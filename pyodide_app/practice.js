@@ -1,20 +1,8 @@
-// Practice mode, the book's own method: cover the results, derive them, then reveal.
-// Protocol entries keep a record of reproductions on separate days, in this browser only.
-const KEY = (id) => `derivation-bank:protocol:${id}`;
-
-function today() {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
-function readDays(id) {
-  try {
-    const days = JSON.parse(localStorage.getItem(KEY(id)) || "[]");
-    return Array.isArray(days) ? days.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) : [];
-  } catch (err) {
-    return [];
-  }
-}
+// Practice mode, the book's own method: cover the results, derive them, then reveal.  The page's
+// "Your record" keeps the days the reader derived the entry and, for a protocol entry, the days
+// they reproduced it from nothing (records.js keeps them, in this browser only); a change can be
+// undone, and a browser that keeps nothing says so beside the buttons.
+import { UNAVAILABLE, available, days, restore, today, write } from "./records.js";
 
 export function setupPractice(spec) {
   const root = document.documentElement;
@@ -28,26 +16,91 @@ export function setupPractice(spec) {
   };
   toggle.addEventListener("click", () => set(!root.classList.contains("practice")));
   document.getElementById("practice-reveal").addEventListener("click", () => set(false));
+  setupRecord(spec);
+}
 
-  if (!spec.protocol) return;
-  const record = document.getElementById("protocol-record");
+function setupRecord(spec) {
+  const section = document.getElementById("record");
+  if (!section) return;
+  const id = spec.id;
+  const done = document.getElementById("practice-done");
+  const doneText = document.getElementById("practice-progress");
+  const record = document.getElementById("protocol-record");   // protocol entries only
   const progress = document.getElementById("protocol-progress");
   const list = document.getElementById("protocol-days");
+  const reset = document.getElementById("record-reset");
+  const undo = document.getElementById("record-undo");
+  const message = document.getElementById("record-message");
+  const storage = document.getElementById("record-storage");
+  let before = null;   // the items as they were before the last change: what Undo puts back
+
   const show = () => {
-    const days = readDays(spec.id);
-    const n = Math.min(days.length, 3);
-    progress.textContent = days.length >= 3
-      ? `Done: reproduced on ${days.length} separate days.`
-      : `Reproduced on ${n} of 3 days.`;
-    list.replaceChildren(...days.map((d) => Object.assign(document.createElement("li"), { textContent: d })));
-    record.disabled = days.includes(today());
-    record.textContent = record.disabled ? "Recorded for today" : "I reproduced it today";
+    const practised = days("practised", id);
+    doneText.textContent = practised.length
+      ? `Practised on ${practised.length === 1 ? "1 day" : `${practised.length} days`}, last on ${practised[practised.length - 1]}.`
+      : "Not practised yet.";
+    done.disabled = practised.includes(today());
+    done.textContent = done.disabled ? "Practised today" : "I derived it today";
+    let any = practised.length > 0;
+    if (record) {
+      const reproduced = days("protocol", id);
+      progress.textContent = reproduced.length >= 3
+        ? `Done: reproduced on ${reproduced.length} separate days.`
+        : `Reproduced on ${reproduced.length} of 3 days.`;
+      list.replaceChildren(...reproduced.map((d) => Object.assign(document.createElement("li"), { textContent: d })));
+      record.disabled = reproduced.includes(today());
+      record.textContent = record.disabled ? "Recorded for today" : "I reproduced it today";
+      any ||= reproduced.length > 0;
+    }
+    reset.disabled = !any;
   };
-  record.addEventListener("click", () => {
-    const days = readDays(spec.id);
-    if (!days.includes(today())) days.push(today());   // one reproduction per day counts
-    try { localStorage.setItem(KEY(spec.id), JSON.stringify(days.sort())); } catch (err) { /* storage off */ }
+  const change = (records, said) => {
+    try {
+      before = write({ [id]: records });
+    } catch (err) {
+      message.textContent = err.message;
+      return;
+    }
+    undo.hidden = false;
+    message.textContent = said;
     show();
+  };
+
+  if (!available()) {
+    storage.textContent = UNAVAILABLE;
+    storage.hidden = false;
+    for (const button of [done, record, reset]) if (button) button.disabled = true;
+    section.dataset.record = "unavailable";
+    return;
+  }
+  done.addEventListener("click", () => {
+    const kept = days("practised", id);
+    if (kept.includes(today())) return show();   // one a day counts
+    change({ practised: [...kept, today()] }, `Recorded: practised on ${today()}.`);
+  });
+  if (record) record.addEventListener("click", () => {
+    const kept = days("protocol", id);
+    if (kept.includes(today())) return show();   // one reproduction per day counts
+    change({ protocol: [...kept, today()] }, `Recorded: reproduced on ${today()}.`);
+  });
+  reset.addEventListener("click", () => {
+    change(spec.protocol ? { practised: [], protocol: [] } : { practised: [] }, "This entry's record is cleared.");
+  });
+  undo.addEventListener("click", () => {
+    if (!before) return;
+    try {
+      restore(before);
+    } catch (err) {
+      message.textContent = "The browser refused to put the record back (its storage may be full).";
+      return;
+    }
+    before = null;
+    undo.hidden = true;
+    message.textContent = "Undone: the record is as it was.";
+    show();
+    const next = [done, record, reset].find((button) => button && !button.disabled);   // Undo has gone: focus stays near
+    if (next) next.focus();
   });
   show();
+  section.dataset.record = "ready";
 }

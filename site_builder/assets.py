@@ -59,6 +59,7 @@ class Assets:
     qr_js: str = ""  # the QR encoder, loaded only when a reader opens the QR code
     plan_js: str = ""  # a plan's page (pyodide_app/plan.js, plan.css)
     plan_css: str = ""
+    progress_js: str = ""  # the chapters page's overview of the reader's records (pyodide_app/progress.js)
 
 
 def _katex_css(css: bytes) -> bytes:
@@ -178,4 +179,5 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         qr_js="/" + next(p for p in files if p.startswith("vendor/uqr/")),
         plan_js=url("static/plan.js"),
         plan_css=url("static/plan.css"),
+        progress_js=url("static/progress.js"),
     )
