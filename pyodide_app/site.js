@@ -66,6 +66,12 @@ function setupPage() {
   document.getElementById("search-close").addEventListener("click", () => dialog.close());
   say(...offline);
   if (waiting) offerUpdate(waiting);
+  // The 404 page: the entries nearest the address typed, from the search index.
+  if (document.getElementById("suggested")) {
+    import("./suggest.js").then(({ suggest }) =>
+      suggest({ indexUrl: script.dataset.searchIndex, libraryUrl: script.dataset.minisearch }))
+      .catch(() => { root.dataset.suggestions = "0"; });
+  }
 }
 setupPage();
 
