@@ -84,6 +84,7 @@ def _servable(target: Path, directory) -> Path:
         return Path(directory) / ".no-such-file"
     return target
 
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     headers_rules: list = []

@@ -181,7 +181,9 @@ LONG_LINKS = [
 ]
 
 
-@pytest.mark.parametrize("path, field", LONG_LINKS, ids=["long-number", "long-text", "huge", "long-name", "long-list", "plan"])
+@pytest.mark.parametrize(
+    "path, field", LONG_LINKS, ids=["long-number", "long-text", "huge", "long-name", "long-list", "plan"]
+)
 def test_a_very_long_value_wraps_instead_of_widening_a_phones_page(phone, server, path, field):
     phone.goto(server.url + path)
     if path.startswith("/plans/"):

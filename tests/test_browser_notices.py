@@ -45,8 +45,12 @@ def test_a_long_show_list_and_unit_list_are_summed_up_too(page, server):
     open_entry(page, server, f"/35/?show=total,{show}&units={units}")
     found = lines(page)
     assert len(found) == 2, found[:5]
-    assert any(re.fullmatch(r"Ignored 40 unknown outputs in show: “o0”, “o1”, “o2”, … \(37 more\);.*", f) for f in found)
-    assert any(re.fullmatch(r"Ignored 40 unknown unit choices: “f0:x”, “f1:x”, “f2:x”, … \(37 more\)\.", f) for f in found)
+    assert any(
+        re.fullmatch(r"Ignored 40 unknown outputs in show: “o0”, “o1”, “o2”, … \(37 more\);.*", f) for f in found
+    )
+    assert any(
+        re.fullmatch(r"Ignored 40 unknown unit choices: “f0:x”, “f1:x”, “f2:x”, … \(37 more\)\.", f) for f in found
+    )
 
 
 def test_a_plans_page_sums_up_hundreds_of_unknown_parameters(page, server):
