@@ -23,6 +23,14 @@ const MAX_SHOW = 50;        // outputs a show= list may name
 const LISTED = 3;           // unknown names a notice lists one by one; more are summed up in one
 
 const short = (text) => `“${String(text).slice(0, 40)}”`;
+
+// Names a link got wrong, one notice for them all however many: one by one up to LISTED, else
+// "Ignored 300 unknown parameters: “a”, “b”, “c”, … (297 more); ...".  ``one(name)`` words a
+// single one's notice, ``many(count, list)`` all of them.
+export function ignored(names, one, many) {
+  if (names.length <= LISTED) return names.map(one);
+  return [many(names.length, `${names.slice(0, LISTED).map(short).join(", ")}, … (${names.length - LISTED} more)`)];
+}
 const pairs = (list) => list.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
 
 // A question: ?solve=<input> and one target, written <output>=, <output><= or <output>>= (a key
@@ -75,11 +83,14 @@ function preset(kind) {
 // Unit choices: ?units=bytes:GiB,flop:sci, each one the page's menus offer (``page.units``).
 function readUnits(params, link, spec, claimed, page) {
   const text = params.filter(([k]) => k === "units").map(([, v]) => v).pop() || "";
+  const wrong = [];
   for (const pair of text.split(",")) {
     const [family, choice] = pair.split(":");
     if ((page.units[family] || []).includes(choice)) link.units[family] = choice;
-    else if (pair) link.notices.push(`Ignored the link's unit choice ${short(pair)}.`);
+    else if (pair && !wrong.includes(pair)) wrong.push(pair);
   }
+  link.notices.push(...ignored(wrong, (pair) => `Ignored the link's unit choice ${short(pair)}.`,
+    (count, list) => `Ignored ${count} unknown unit choices: ${list}.`));
 }
 
 // The outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice).
@@ -87,10 +98,13 @@ function readShow(params, link, spec) {
   const text = params.filter(([k]) => k === "show").map(([, v]) => v).pop();
   if (text === undefined) return;
   const known = new Set(spec.outputs.map((o) => o.name));
+  const wrong = [];
   for (const name of text.split(",").map((n) => n.trim()).filter(Boolean).slice(0, MAX_SHOW)) {
     if (known.has(name)) { if (!link.show.includes(name)) link.show.push(name); }
-    else link.notices.push(`Ignored the link's output ${short(name)} in show: this entry has no such output.`);
+    else if (!wrong.includes(name)) wrong.push(name);
   }
+  link.notices.push(...ignored(wrong, (name) => `Ignored the link's output ${short(name)} in show: this entry has no such output.`,
+    (count, list) => `Ignored ${count} unknown outputs in show: ${list}; this entry has no outputs by those names.`));
 }
 
 // The inputs: every query name not claimed by a row above that names an input.
@@ -127,12 +141,8 @@ export function readLink(search, spec, page = { units: {} }) {
     else if (value.length > MAX_VALUE) link.notices.push(`Ignored the link's value for ${name}: it is too long.`);
     else link.inputs[name] = value;
   }
-  if (unknown.length > LISTED) {
-    link.notices.push(`Ignored ${unknown.length} of the link's parameters: this entry has no inputs named `
-      + `${unknown.slice(0, LISTED).map(short).join(", ")} and ${unknown.length - LISTED} more.`);
-  } else {
-    for (const name of unknown) link.notices.push(`Ignored the link's parameter ${short(name)}: this entry has no such input.`);
-  }
+  link.notices.push(...ignored(unknown, (name) => `Ignored the link's parameter ${short(name)}: this entry has no such input.`,
+    (count, list) => `Ignored ${count} unknown parameters: ${list}; this entry has no inputs by those names.`));
   return link;
 }
 

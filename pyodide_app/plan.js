@@ -4,6 +4,7 @@
 // changed input, fills inputs from presets, and asks the plan backwards.  The page is complete
 // without this script: the answers for the defaults are in the HTML.
 import { running, runner } from "./python.js";
+import { ignored } from "./link.js";
 
 const WATCHDOG_MS = 3000;
 const done = new WeakSet();
@@ -127,6 +128,7 @@ function readLink() {
   for (const kind of ["model", "hardware"]) {
     if (params.has(kind)) applyPreset(kind, params.get(kind));
   }
+  const unknown = [];
   for (const [name, value] of params) {
     if (name === "model" || name === "hardware") continue;
     if (name === "version") {   // a whole number up to the plan's own: the plan computes as it is now
@@ -145,10 +147,12 @@ function readLink() {
         continue;
       }
       field.value = value.slice(0, 200);   // shown as text; Python reads it or says what is wrong
-    } else {
-      notice(`Ignored the link's “${name.slice(0, 40)}”: this plan has no such input.`);
+    } else if (!unknown.includes(name)) {
+      unknown.push(name);
     }
   }
+  for (const line of ignored(unknown, (name) => `Ignored the link's “${name.slice(0, 40)}”: this plan has no such input.`,
+    (count, list) => `Ignored ${count} unknown parameters: ${list}; this plan has no inputs by those names.`)) notice(line);
   return [...params.keys()].some((name) => name !== "version");
 }
 

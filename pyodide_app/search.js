@@ -5,6 +5,33 @@
 // tests/test_search.py applies the same rule to tests/data/search-queries.yaml.
 export const fuzziness = (term) => (term.length <= 3 ? 0 : term.length === 4 ? 1 : 2);
 
+// The engine over the build's index: what the dialog searches, and what the 404 page suggests from.
+export async function loadEngine(indexUrl, libraryUrl) {
+  const [{ default: MiniSearch }, documents] = await Promise.all([
+    import(libraryUrl), fetch(indexUrl).then((r) => r.json()),
+  ]);
+  const engine = new MiniSearch({
+    fields: ["title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label"],
+    storeFields: ["title", "url", "label", "chapter", "covers", "aliases"],
+    tokenize: (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean),
+    searchOptions: {
+      boost: { title: 3, aliases: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: fuzziness, combineWith: "AND",
+      // A symbol's entries come before its line of the notation index, which follows them.
+      boostDocument: (id) => (String(id).startsWith("notation:") ? 0.3 : 1),
+    },
+  });
+  engine.addAll(documents);
+  engine.documents = documents;
+  return engine;
+}
+
+// Every word must match; when no entry has them all ("how big is the kv cache"), the entries
+// with the most of them.
+export function find(engine, query) {
+  const all = engine.search(query);
+  return all.length ? all : engine.search(query, { combineWith: "OR" });
+}
+
 export class SearchBox {
   constructor(dialog, indexUrl, libraryUrl) {
     this.dialog = dialog;
@@ -19,20 +46,7 @@ export class SearchBox {
   }
 
   async load(indexUrl, libraryUrl) {
-    const [{ default: MiniSearch }, documents] = await Promise.all([
-      import(libraryUrl), fetch(indexUrl).then((r) => r.json()),
-    ]);
-    this.engine = new MiniSearch({
-      fields: ["title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label"],
-      storeFields: ["title", "url", "label", "chapter", "covers", "aliases"],
-      tokenize: (text) => text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean),
-      searchOptions: {
-        boost: { title: 3, aliases: 3, symbols: 3, label: 2 }, prefix: true, fuzzy: fuzziness, combineWith: "AND",
-        // A symbol's entries come before its line of the notation index, which follows them.
-        boostDocument: (id) => (String(id).startsWith("notation:") ? 0.3 : 1),
-      },
-    });
-    this.engine.addAll(documents);
+    this.engine = await loadEngine(indexUrl, libraryUrl);
   }
 
   async update() {
@@ -48,11 +62,8 @@ export class SearchBox {
     this.render(query);
   }
 
-  // Every word must match; when no entry has them all ("how big is the kv cache"), the entries
-  // with the most of them.
   search(query) {
-    const all = this.engine.search(query);
-    return all.length ? all : this.engine.search(query, { combineWith: "OR" });
+    return find(this.engine, query);
   }
 
   render(query) {

@@ -66,6 +66,14 @@ function setupPage() {
   document.getElementById("search-close").addEventListener("click", () => dialog.close());
   say(...offline);
   if (waiting) offerUpdate(waiting);
+  // Copy buttons beside a citation (entry and plan pages).
+  if (document.querySelector("button[data-copy]")) import("./copy.js").then(({ setupCopy }) => setupCopy());
+  // The 404 page: the entries nearest the address typed, from the search index.
+  if (document.getElementById("suggested")) {
+    import("./suggest.js").then(({ suggest }) =>
+      suggest({ indexUrl: script.dataset.searchIndex, libraryUrl: script.dataset.minisearch }))
+      .catch(() => { root.dataset.suggestions = "0"; });
+  }
 }
 setupPage();
 

@@ -124,6 +124,7 @@ def site_files(
     files["index.html"] = renderer.index().encode()
     files["404.html"] = renderer.not_found().encode()
     files["chapters/index.html"] = renderer.chapters().encode()
+    files["toolkit/index.html"] = renderer.toolkit().encode()
     files["about/index.html"] = renderer.about(licences(), prompts).encode()
     files["manifest.webmanifest"] = renderer.web_manifest().encode()
     files["changes/index.html"] = renderer.changes().encode()

@@ -60,6 +60,31 @@ def script_json(value) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
+def first_sentence(statement: str) -> str:
+    """The text of a statement up to its first full stop outside math, or up to its first
+    display formula (ended with an ellipsis): one line of a list."""
+    depth, i, n = None, 0, len(statement)
+    while i < n:
+        if depth is None and (statement.startswith("$$", i) or statement.startswith("\\[", i)):
+            return " ".join(statement[:i].rstrip().rstrip(":,;").split()) + "…"
+        ch = statement[i]
+        if ch == "\\" and i + 1 < n:
+            if statement[i + 1] == "(" and depth is None:
+                depth = "\\("
+            elif statement[i + 1] == ")" and depth == "\\(":
+                depth = None
+            i += 2
+            continue
+        if ch == "$":
+            depth = "$" if depth is None else (None if depth == "$" else depth)
+        elif ch == "." and depth is None and (i + 1 == n or statement[i + 1] in " \n"):
+            before = statement[max(0, i - 3) : i]
+            if not before.endswith(("e.g", "i.e", "etc", "vs")):
+                return " ".join(statement[: i + 1].split())
+        i += 1
+    return " ".join(statement.split())
+
+
 class Renderer:
     def __init__(
         self,
@@ -96,6 +121,15 @@ class Renderer:
             return self.md(marked)
         except NotTypeset:  # marking broke a formula KaTeX took as written: the statement as written
             return self.md(entry.statement)
+
+    def one_line(self, entry: Entry) -> Markup:
+        """An entry's statement cut to its first sentence, inline (no display formula), for a list."""
+        text = first_sentence(entry.statement)
+        try:
+            html = self.md(text)
+        except NotTypeset:
+            return Markup(escape(" ".join(re.sub(r"\$+|\\[()\[\]]", " ", text).split())))
+        return Markup(re.sub(r"^<p>|</p>\s*$", "", str(html).strip()))
 
     def tex(self, symbol: str) -> Markup:
         """One inline TeX symbol, typeset (typeset.tex_sources sent every symbol to KaTeX)."""
@@ -212,6 +246,13 @@ class Renderer:
 
     def not_found(self) -> str:
         return self._page("404.html")
+
+    def toolkit(self) -> str:
+        """The toolkit's entries, by chapter, each with its statement's first sentence."""
+        toolkit = [e for e in self.entries if not e.in_bank]
+        chapters = sorted({e.chapter for e in toolkit})
+        groups = [(c, sorted((e for e in toolkit if e.chapter == c), key=lambda e: e.title.lower())) for c in chapters]
+        return self._page("toolkit.html", groups=groups, count=len(toolkit))
 
     def chapters(self) -> str:
         chapters = sorted({e.chapter for e in self.entries} | set(self.chapter_notes))

@@ -75,6 +75,16 @@ def headers_for(rules: list[dict], path: str) -> dict[str, str]:
     return merged
 
 
+def _servable(target: Path, directory) -> Path:
+    """``target``, or a file that is not there when no file could have its name (a path too long
+    for the file system): a 404, as the host answers, not a dropped connection."""
+    try:
+        target.exists()
+    except OSError:
+        return Path(directory) / ".no-such-file"
+    return target
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
     headers_rules: list = []
@@ -121,7 +131,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         if self._redirect():
             return None
-        target = Path(self.translate_path(self.path))
+        target = _servable(Path(self.translate_path(self.path)), self.directory)
         if target.is_dir() and (target / "index.html").is_file() and self.path.split("?")[0].endswith("/"):
             target = target / "index.html"
         if target.is_file() and target.suffix in COMPRESSIBLE and "gzip" in self.headers.get("Accept-Encoding", ""):
@@ -245,7 +255,7 @@ class LiveHandler(Handler):
             return self._send_bytes((LIVE / "sw.js").read_bytes(), "text/javascript")
         if self._redirect():
             return None
-        target = Path(self.translate_path(self.path))
+        target = _servable(Path(self.translate_path(self.path)), self.directory)
         if target.is_dir() and path.endswith("/"):
             target = target / "index.html"
         if target.suffix == ".html" and target.is_file():

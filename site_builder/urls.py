@@ -16,7 +16,7 @@ from .entry import Entry
 
 ROOT = Path(__file__).resolve().parent.parent
 NETLIFY = ROOT / "netlify.toml"
-PAGES = ("/", "/chapters/", "/synthesis/", "/about/", "/changes/", "/errata/", "/notation/", "/404.html")
+PAGES = ("/", "/chapters/", "/toolkit/", "/synthesis/", "/about/", "/changes/", "/errata/", "/notation/", "/404.html")
 FEEDS = ("/changes.atom",)
 BEGIN, END = "# BEGIN entry aliases (python -m site_builder urls --write)", "# END entry aliases"
 

@@ -11,7 +11,7 @@ import zlib
 
 import pytest
 
-from tests.browsing import open_entry
+from tests.browsing import PYTHON_READY_MS, open_entry
 from tests.shapes import ENTRIES, SHAPE_URLS
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
@@ -167,3 +167,34 @@ def test_wide_tables_fit_a_desktop_and_never_break_a_number(browser, server, url
     )
     assert broken == []
     context.close()
+
+
+# A link's very long values (a 500-character input, a huge number, a list of 120 numbers, a long
+# unknown name): each wraps or scrolls inside its own box, never widening a phone's page.
+LONG_LINKS = [
+    ("/35/?L=" + "9" * 500, "#in-L"),
+    ("/35/?s=" + "x" * 500, "#in-s"),
+    ("/35/?B=1e300", "#in-B"),
+    ("/35/?" + "q" * 500 + "=1", None),
+    ("/toolkit/softmax/?z=" + ",".join(str(1000 + i) for i in range(120)), "#in-z"),
+    ("/plans/serve/?" + "w" * 500 + "=" + "1" * 500, None),
+]
+
+
+@pytest.mark.parametrize(
+    "path, field", LONG_LINKS, ids=["long-number", "long-text", "huge", "long-name", "long-list", "plan"]
+)
+def test_a_very_long_value_wraps_instead_of_widening_a_phones_page(phone, server, path, field):
+    phone.goto(server.url + path)
+    if path.startswith("/plans/"):
+        phone.wait_for_selector("article.plan[data-plan-state]")
+        phone.wait_for_selector("#notice:not([hidden])")
+    else:
+        phone.wait_for_function("() => document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
+        # The link's value is in its field (and computed) or ignored with a notice.
+        phone.wait_for_function(
+            "(f) => !document.getElementById('notice').hidden || (f && document.querySelector(f).value.length > 3"
+            " && !document.getElementById('outputs').classList.contains('stale'))",
+            arg=field,
+        )
+    assert phone.evaluate("document.documentElement.scrollWidth") <= phone.evaluate("innerWidth") == 390

@@ -65,6 +65,7 @@ def test_the_policy_uses_only_directives_every_engine_knows(server):
         "/46/",
         "/toolkit/softmax/",
         "/chapters/",
+        "/toolkit/",
         "/synthesis/",
         "/about/",
         "/35/?embed=1",

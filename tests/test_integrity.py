@@ -42,7 +42,16 @@ def audit_context(browser):
 
 
 # Every page passes the validator above; axe and the recomputation run on every shape of entry.
-PAGES = ["/", "/chapters/", "/synthesis/", "/about/", "/plans/train/", "/plans/serve/"] + SHAPE_URLS
+PAGES = [
+    "/",
+    "/chapters/",
+    "/toolkit/",
+    "/no-such-page/",
+    "/synthesis/",
+    "/about/",
+    "/plans/train/",
+    "/plans/serve/",
+] + SHAPE_URLS
 
 
 @pytest.mark.browser

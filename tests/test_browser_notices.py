@@ -1,0 +1,64 @@
+"""A link with hundreds of unknown names gets one notice that sums them up, not hundreds of lines:
+on an entry page (parameters, show=, units=) and on a plan's page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browsing import open_entry
+
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
+
+MANY = 300
+
+
+def lines(page) -> list[str]:
+    page.wait_for_selector("#notice:not([hidden])")
+    return page.eval_on_selector_all("#notice p", "(ps) => ps.map((p) => p.textContent)")
+
+
+def test_hundreds_of_unknown_parameters_make_one_notice(page, server):
+    query = "&".join(f"p{i}=1" for i in range(MANY))
+    open_entry(page, server, f"/35/?L=40&{query}")
+    found = lines(page)
+    assert len(found) == 1, found[:5]
+    assert found[0] == (
+        f"Ignored {MANY} unknown parameters: “p0”, “p1”, “p2”, … ({MANY - 3} more); this entry has no inputs by those names."
+    )
+    assert page.input_value("#in-L") == "40"  # the names it knows are still read
+    assert page.problems == []
+
+
+def test_a_few_unknown_parameters_are_each_named(page, server):
+    open_entry(page, server, "/35/?a=1&b=2")
+    assert lines(page) == [
+        "Ignored the link's parameter “a”: this entry has no such input.",
+        "Ignored the link's parameter “b”: this entry has no such input.",
+    ]
+
+
+def test_a_long_show_list_and_unit_list_are_summed_up_too(page, server):
+    show = ",".join(f"o{i}" for i in range(40))
+    units = ",".join(f"f{i}:x" for i in range(40))
+    open_entry(page, server, f"/35/?show=total,{show}&units={units}")
+    found = lines(page)
+    assert len(found) == 2, found[:5]
+    assert any(
+        re.fullmatch(r"Ignored 40 unknown outputs in show: “o0”, “o1”, “o2”, … \(37 more\);.*", f) for f in found
+    )
+    assert any(
+        re.fullmatch(r"Ignored 40 unknown unit choices: “f0:x”, “f1:x”, “f2:x”, … \(37 more\)\.", f) for f in found
+    )
+
+
+def test_a_plans_page_sums_up_hundreds_of_unknown_parameters(page, server):
+    query = "&".join(f"p{i}=1" for i in range(MANY))
+    page.goto(server.url + f"/plans/serve/?{query}")
+    page.wait_for_selector("article.plan[data-plan-state]")
+    found = lines(page)
+    assert found == [
+        f"Ignored {MANY} unknown parameters: “p0”, “p1”, “p2”, … ({MANY - 3} more); this plan has no inputs by those names."
+    ]
+    assert page.problems == []
