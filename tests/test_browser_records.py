@@ -81,8 +81,13 @@ def test_a_record_is_marked_undone_shown_by_chapter_exported_and_imported_back(p
     exported = json.loads(saved.read_text())
     assert saved.name == f"derivation-bank-records-{exported['exported'][:10]}.json"
     assert exported["format"] == "derivation-bank-records" and exported["version"] == 1
-    assert abs(datetime.datetime.fromisoformat(exported["exported"].replace("Z", "+00:00")).timestamp()
-               - datetime.datetime.now(datetime.timezone.utc).timestamp()) < 600
+    assert (
+        abs(
+            datetime.datetime.fromisoformat(exported["exported"].replace("Z", "+00:00")).timestamp()
+            - datetime.datetime.now(datetime.UTC).timestamp()
+        )
+        < 600
+    )
     assert exported["entries"] == {"3": {"practised": [day], "protocol": [day]}, "35": {"practised": [day]}}
     assert page.text_content("#records-message") == (
         f"Exported 2 entries: 2 days of practice and 1 protocol day to {saved.name}."
@@ -112,8 +117,12 @@ def test_a_record_is_marked_undone_shown_by_chapter_exported_and_imported_back(p
 
 
 def _file(**changes):
-    data = {"format": "derivation-bank-records", "version": 1, "exported": "2026-01-31T12:00:00.000Z",
-            "entries": {"3": {"practised": ["2026-01-30"]}}}
+    data = {
+        "format": "derivation-bank-records",
+        "version": 1,
+        "exported": "2026-01-31T12:00:00.000Z",
+        "entries": {"3": {"practised": ["2026-01-30"]}},
+    }
     data.update(changes)
     return json.dumps(data).encode()
 
@@ -121,27 +130,43 @@ def _file(**changes):
 BAD_FILES = [
     (b"<html>not json", "The file is not JSON, so it is not a records file exported by this site."),
     (b"[1, 2]", 'The file holds a list, not a records file (an object whose "format" is "derivation-bank-records").'),
-    (_file(format="other-app"),
-     'The file is not a Derivation Bank records file: its "format" is "other-app", not "derivation-bank-records".'),
+    (
+        _file(format="other-app"),
+        'The file is not a Derivation Bank records file: its "format" is "other-app", not "derivation-bank-records".',
+    ),
     (_file(version=2), 'The file\'s "version" is 2; this site reads version 1 records files.'),
     (_file(version="1"), 'The file\'s "version" is "1"; this site reads version 1 records files.'),
     (_file(extra=1), 'The file has a key a records file does not: "extra".'),
-    (_file(exported="yesterday"),
-     'The file\'s "exported" is "yesterday", not a date and time such as "2026-01-31T12:00:00.000Z".'),
-    (_file(entries=[]), 'The file\'s "entries" is a list, not an object of entries\' records.'),
-    (_file(entries={"3": {"practised": ["2026-01-30"]}, "999": {}, "__proto__": {}}),
-     'The file has records for entries this bank does not have: "999" and "__proto__". Nothing was imported.'),
-    (_file(entries={"3": {"practised": ["2026-02-30"]}}),
-     'entries["3"].practised has "2026-02-30", not a day written YYYY-MM-DD.'),
+    (
+        _file(exported="yesterday"),
+        'The file\'s "exported" is "yesterday", not a date and time such as "2026-01-31T12:00:00.000Z".',
+    ),
+    (_file(entries=[]), "The file's \"entries\" is a list, not an object of entries' records."),
+    (
+        _file(entries={"3": {"practised": ["2026-01-30"]}, "999": {}, "__proto__": {}}),
+        'The file has records for entries this bank does not have: "999" and "__proto__". Nothing was imported.',
+    ),
+    (
+        _file(entries={"3": {"practised": ["2026-02-30"]}}),
+        'entries["3"].practised has "2026-02-30", not a day written YYYY-MM-DD.',
+    ),
     (_file(entries={"3": {"practised": ["2026-01-30", "2026-01-30"]}}), 'entries["3"].practised lists a day twice.'),
-    (_file(entries={"3": {"practised": "2026-01-30"}}),
-     'entries["3"].practised is the string "2026-01-30", not a list of days.'),
-    (_file(entries={"3": {"done": True}}),
-     'entries["3"] has "done"; an entry\'s record has only "practised" and "protocol".'),
-    (_file(entries={"1": {"protocol": ["2026-01-30"]}}),
-     'entries["1"] has "protocol" days, but entry 1 is not a protocol entry.'),
-    (_file(entries={"3": {"practised": ["2026-01-29"]}, "35": {"practised": ["<img src=x onerror=alert(1)>"]}}),
-     'entries["35"].practised has "<img src=x onerror=alert(1)>", not a day written YYYY-MM-DD.'),
+    (
+        _file(entries={"3": {"practised": "2026-01-30"}}),
+        'entries["3"].practised is the string "2026-01-30", not a list of days.',
+    ),
+    (
+        _file(entries={"3": {"done": True}}),
+        'entries["3"] has "done"; an entry\'s record has only "practised" and "protocol".',
+    ),
+    (
+        _file(entries={"1": {"protocol": ["2026-01-30"]}}),
+        'entries["1"] has "protocol" days, but entry 1 is not a protocol entry.',
+    ),
+    (
+        _file(entries={"3": {"practised": ["2026-01-29"]}, "35": {"practised": ["<img src=x onerror=alert(1)>"]}}),
+        'entries["35"].practised has "<img src=x onerror=alert(1)>", not a day written YYYY-MM-DD.',
+    ),
     (b" " * 1_000_001 + _file(), "The file is 1.0 MB; a records file is at most 1 MB, so it was not read."),
 ]
 
@@ -202,7 +227,10 @@ def test_the_records_pass_axe_and_fit_a_phone_with_records_shown(browser, server
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
         page.add_script_tag(path=str(ROOT / "node_modules" / "axe-core" / "axe.min.js"))
         result = page.evaluate("() => axe.run('#record, #records, .chapter', { resultTypes: ['violations'] })")
-        bad = [f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]
-               if v["impact"] in ("serious", "critical")]
+        bad = [
+            f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
         assert bad == [], path
     context.close()
