@@ -66,7 +66,9 @@ def test_the_bar_follows_the_results(page, server):
     page.set_viewport_size({"width": 390, "height": 844})
     open_entry(page, server, "/35/")
     page.fill("#in-s", "8192")
-    page.wait_for_function("() => document.querySelector('#headline-bar output[data-mirror]').textContent === '2.684\u00a0GB'")
+    page.wait_for_function(
+        "() => document.querySelector('#headline-bar output[data-mirror]').textContent === '2.684\u00a0GB'"
+    )
     page.fill("#in-s", "banana")
     page.wait_for_function(
         "() => getComputedStyle(document.querySelector('#headline-bar output[data-mirror]')).textDecorationLine === 'line-through'"
