@@ -2,7 +2,7 @@
 // "Your record" keeps the days the reader derived the entry and, for a protocol entry, the days
 // they reproduced it from nothing (records.js keeps them, in this browser only); a change can be
 // undone, and a browser that keeps nothing says so beside the buttons.
-import { UNAVAILABLE, available, days, restore, today, write } from "./records.js";
+import { UNAVAILABLE, available, days, today, undoable, write } from "./records.js";
 
 export function setupPractice(spec) {
   const root = document.documentElement;
@@ -32,7 +32,6 @@ function setupRecord(spec) {
   const undo = document.getElementById("record-undo");
   const message = document.getElementById("record-message");
   const storage = document.getElementById("record-storage");
-  let before = null;   // the items as they were before the last change: what Undo puts back
 
   const show = () => {
     const practised = days("practised", id);
@@ -54,14 +53,22 @@ function setupRecord(spec) {
     }
     reset.disabled = !any;
   };
+  const keep = undoable(undo, message, {
+    refused: "The browser refused to put the record back (its storage may be full).",
+    undone: "Undone: the record is as it was.",
+    after: () => {
+      show();
+      const next = [done, record, reset].find((button) => button && !button.disabled);   // Undo has gone: focus stays near
+      if (next) next.focus();
+    },
+  });
   const change = (records, said) => {
     try {
-      before = write({ [id]: records });
+      keep(write({ [id]: records }));
     } catch (err) {
       message.textContent = err.message;
       return;
     }
-    undo.hidden = false;
     message.textContent = said;
     show();
   };
@@ -85,21 +92,6 @@ function setupRecord(spec) {
   });
   reset.addEventListener("click", () => {
     change(spec.protocol ? { practised: [], protocol: [] } : { practised: [] }, "This entry's record is cleared.");
-  });
-  undo.addEventListener("click", () => {
-    if (!before) return;
-    try {
-      restore(before);
-    } catch (err) {
-      message.textContent = "The browser refused to put the record back (its storage may be full).";
-      return;
-    }
-    before = null;
-    undo.hidden = true;
-    message.textContent = "Undone: the record is as it was.";
-    show();
-    const next = [done, record, reset].find((button) => button && !button.disabled);   // Undo has gone: focus stays near
-    if (next) next.focus();
   });
   show();
   section.dataset.record = "ready";

@@ -3,7 +3,7 @@
 // record to a file and its import, checked whole before anything is written, with an Undo.
 // Runs once per visit (Turbo brings later pages in, see site.js): set up again on each chapters page.
 import {
-  UNAVAILABLE, available, all, describe, exportName, exportText, merged, readFile, restore, write,
+  UNAVAILABLE, available, all, describe, exportName, exportText, merged, readFile, undoable, write,
 } from "./records.js";
 
 const done = new WeakSet();   // the pages already set up
@@ -42,7 +42,6 @@ function initProgress() {
   const storage = document.getElementById("records-storage");
   const file = document.getElementById("records-file");
   const undo = document.getElementById("records-undo");
-  let before = null;   // the items as they were before the last import
 
   render = () => {
     const records = all();
@@ -101,6 +100,14 @@ function initProgress() {
       ? `Exported ${describe(entries)} to ${link.download}.`
       : `Exported ${link.download}: you have no records yet, so it lists none.`;
   });
+  const keep = undoable(undo, message, {
+    refused: "The browser refused to put the records back (its storage may be full).",
+    undone: "Undone: your records are as they were before the import.",
+    after: () => {
+      render();
+      document.getElementById("records-import").focus();
+    },
+  });
   document.getElementById("records-import").addEventListener("click", () => file.click());
   file.addEventListener("change", async () => {
     const picked = file.files[0];
@@ -117,33 +124,18 @@ function initProgress() {
       return;
     }
     try {
-      before = write(merged(read.entries, { replace }), { replace });
+      keep(write(merged(read.entries, { replace }), { replace }));
     } catch (err) {
       message.textContent = `Not imported: ${err.message}`;
       section.dataset.imported = "refused";
       section.dataset.tries = String(Number(section.dataset.tries || 0) + 1);
       return;
     }
-    undo.hidden = false;
     render();
     message.textContent = `Imported ${describe(read.entries)} from ${picked.name}` +
       (replace ? ", replacing this browser's records." : ", merged with this browser's records.");
     section.dataset.imported = "done";
     section.dataset.tries = String(Number(section.dataset.tries || 0) + 1);
-  });
-  undo.addEventListener("click", () => {
-    if (!before) return;
-    try {
-      restore(before);
-    } catch (err) {
-      message.textContent = "The browser refused to put the records back (its storage may be full).";
-      return;
-    }
-    before = null;
-    undo.hidden = true;
-    render();
-    message.textContent = "Undone: your records are as they were before the import.";
-    document.getElementById("records-import").focus();
   });
 }
 

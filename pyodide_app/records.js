@@ -85,6 +85,26 @@ export function restore(items) {
   for (const [name, value] of Object.entries(items)) localStorage.setItem(name, value);
 }
 
+// The Undo button for the last change: the returned function arms it with the items a write
+// returned; a click puts them back and says `undone` (or `refused`, keeping them), then `after()`.
+export function undoable(button, message, { refused, undone, after }) {
+  let before = null;
+  button.addEventListener("click", () => {
+    if (!before) return;
+    try {
+      restore(before);
+    } catch (err) {
+      message.textContent = refused;
+      return;
+    }
+    before = null;
+    button.hidden = true;
+    message.textContent = undone;
+    after();
+  });
+  return (items) => { before = items; button.hidden = false; };
+}
+
 // Make the records `records` ({entry: {kind: days}}; a kind absent is left as it is, an empty list
 // removes it).  All or nothing: a write the browser refuses puts every item back and throws.
 export function write(records, { replace = false } = {}) {
