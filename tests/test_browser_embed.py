@@ -20,7 +20,13 @@ MEASURE = """(name) => {
   const box = { left: Math.min(...parts.map((r) => r.left)), top: Math.min(...parts.map((r) => r.top)),
                 right: Math.max(...parts.map((r) => r.right)), bottom: Math.max(...parts.map((r) => r.bottom)) };
   const notice = document.getElementById('notice');
-  return { frame, head: head.height, headWidth: head.width,
+  // The headline is inside the results' box, which clips what overflows it: a squeezed box hides it.
+  const shown = document.getElementById('outputs').getBoundingClientRect();
+  const clipped = head.top < shown.top - 1 || head.bottom > shown.bottom + 1;
+  // Nothing but the card: no section of the page beside the calculator.
+  const others = [...document.querySelectorAll('article.entry > section, article.entry > nav')]
+    .filter((el) => el.id !== 'calculator' && el.offsetParent).map((el) => el.id || el.className);
+  return { frame, head: head.height, headWidth: head.width, clipped, others,
            cover: ((box.right - box.left) * (box.bottom - box.top)) / (frame.w * frame.h),
            scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
            notice: notice.offsetParent !== null };
@@ -53,6 +59,8 @@ def test_the_card_fills_its_slide(card, server, entry, size):
     assert m["head"] >= h / 5, f"{entry.url} at {w}×{h}: the headline is {m['head']:.0f} px tall, under a fifth of {h}"
     assert m["cover"] >= 0.7, f"{entry.url} at {w}×{h}: the content covers {m['cover']:.0%} of the frame"
     assert not m["notice"], f"{entry.url}: a notice is on the slide"
+    assert not m["clipped"], f"{entry.url} at {w}×{h}: the headline is cut off by the results' box"
+    assert m["others"] == [], f"{entry.url} at {w}×{h}: {m['others']} on the slide"
     for o in entry.outputs:  # the headline alone, unless the link shows more
         assert card.is_hidden(f"#output-{o.name}") == (o.name not in entry.headlines), o.name
     for i in entry.inputs:  # every input is on the card, and can be changed there
