@@ -67,3 +67,19 @@ def test_the_card_fills_its_slide(card, server, entry, size):
         box = card.locator(f"#in-{i.name}").bounding_box()
         assert box and box["y"] + box["height"] <= h and box["x"] + box["width"] <= w, i.name
     assert card.problems == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_solved_question_leaves_the_headline_whole(card, server, size):
+    """A link that asks a question: the slide shows its answer in a line, not the solve panel's
+    menus, so the headline keeps its height (35 has twelve inputs to fit beside it)."""
+    w, h = size
+    card.set_viewport_size({"width": w, "height": h})
+    card.goto(f"{server.url}/35/?embed=1&solve=s&total%3C=80GB", wait_until="load")
+    card.wait_for_function("() => document.fonts.status === 'loaded' && document.documentElement.dataset.solves")
+    m = card.evaluate(MEASURE, "total")
+    assert m["scroll"][0] <= w and m["scroll"][1] <= h, m
+    assert not m["clipped"] and m["head"] >= h / 5, m
+    assert card.text_content("#solve-answer .solve-value").startswith("s = ")
+    assert card.is_visible("#solve-answer .solve-value") and card.is_visible("#solved-note")
+    assert card.problems == []
