@@ -1,4 +1,4 @@
-// The reader's link: the one reader and writer of an entry page's query string.  Every other
+// The reader's link: the one reader and writer of a page's query string (an entry's, a plan's).  Every other
 // module asks this one what the link says (readLink) and hands it the page's state to write
 // (writeLink, publish); none reads location.search or builds a query itself.  Python cites the
 // query this module wrote (it never writes the browser's link) and JavaScript never edits
@@ -74,7 +74,7 @@ function preset(kind) {
       if (id === undefined || id === "") return;
       const offered = (spec.presets || {})[kind] || [];
       if (offered.some((p) => p.id === id)) link.presets[kind] = id;
-      else link.notices.push(`Ignored the link's ${kind} ${short(id)}: no such ${(spec.kinds || {})[kind] || kind} fills this entry.`);
+      else link.notices.push(`Ignored the link's ${kind} ${short(id)}: no such ${(spec.kinds || {})[kind] || kind} fills this ${spec.noun || "entry"}.`);
     },
     write: (state) => (state.presets[kind] ? [[kind, state.presets[kind].id]] : []),
   };
@@ -141,8 +141,9 @@ export function readLink(search, spec, page = { units: {} }) {
     else if (value.length > MAX_VALUE) link.notices.push(`Ignored the link's value for ${name}: it is too long.`);
     else link.inputs[name] = value;
   }
-  link.notices.push(...ignored(unknown, (name) => `Ignored the link's parameter ${short(name)}: this entry has no such input.`,
-    (count, list) => `Ignored ${count} unknown parameters: ${list}; this entry has no inputs by those names.`));
+  const noun = spec.noun || "entry";   // a plan's page reads its link here too
+  link.notices.push(...ignored(unknown, (name) => `Ignored the link's parameter ${short(name)}: this ${noun} has no such input.`,
+    (count, list) => `Ignored ${count} unknown parameters: ${list}; this ${noun} has no inputs by those names.`));
   return link;
 }
 

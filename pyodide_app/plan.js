@@ -4,7 +4,7 @@
 // changed input, fills inputs from presets, and asks the plan backwards.  The page is complete
 // without this script: the answers for the defaults are in the HTML.
 import { running, runner } from "./python.js";
-import { ignored } from "./link.js";
+import { leave, publish, readLink, shared } from "./link.js";
 
 const WATCHDOG_MS = 3000;
 const done = new WeakSet();
@@ -60,17 +60,16 @@ function show(value) {
     const step = value.steps[link.dataset.step];
     if (step) link.setAttribute("href", step.href);   // an SVG link too (its href is read-only)
   }
-  const query = new URLSearchParams(value.query);
+  const presets = {};
   for (const kind of ["model", "hardware"]) {
     const menu = document.getElementById(`preset-${kind}`);
-    if (menu && menu.value && state.filled[kind]) query.set(kind, menu.value);
+    if (menu && menu.value && state.filled[kind]) presets[kind] = { id: menu.value };
   }
-  if (state.spec.version) query.set("version", String(state.spec.version));   // the plan's version computed it
-  const search = query.toString();
-  const url = location.pathname + (search ? `?${search}` : "") + location.hash;
-  if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
+  // the link's grammar is link.js's, as on an entry; Python chose the inputs it carries (the
+  // changed ones), and the plan's version computed it
+  publish({ question: null, presets, inputs: value.query, units: {}, show: [], version: state.spec.version || null, embed: false });
   const share = document.getElementById("plan-share");
-  if (share) share.href = location.pathname + (search ? `?${search}` : "");
+  if (share) share.href = shared();
   state.root.dataset.planState = "computed";
 }
 
@@ -100,12 +99,9 @@ async function recompute() {
   }
 }
 
-function applyPreset(kind, id, quiet = false) {
+function applyPreset(kind, id) {   // an id the menu offers, or one link.js found in the spec
   const preset = (state.spec.presets[kind] || []).find((p) => p.id === id);
-  if (!preset) {
-    if (!quiet) notice(`Ignored the link's ${kind} “${String(id).slice(0, 40)}”: no such preset fills this plan.`);
-    return false;
-  }
+  if (!preset) return false;
   for (const [name, [value, source, field]] of Object.entries(preset.values)) {
     const input = document.getElementById(`in-${name}`);
     if (!input) continue;
@@ -122,38 +118,30 @@ function applyPreset(kind, id, quiet = false) {
   return true;
 }
 
-function readLink() {
-  const params = new URLSearchParams(location.search);
-  const names = new Set(state.spec.inputs.map((i) => i.name));
-  for (const kind of ["model", "hardware"]) {
-    if (params.has(kind)) applyPreset(kind, params.get(kind));
+// What the link asks, read by link.js (the one reader of a page's query): presets, inputs and
+// the version; a choice's value must be one it offers.
+function applyLink() {
+  const link = readLink(location.search, state.spec);
+  for (const [kind, id] of Object.entries(link.presets)) applyPreset(kind, id);
+  if (link.version !== null) {   // a whole number up to the plan's own: the plan computes as it is now
+    const current = state.spec.version || 1;
+    const value = link.version;
+    if (!/^[1-9][0-9]{0,5}$/.test(value) || Number(value) > current) {
+      notice(`Ignored the link's version “${value.slice(0, 40)}”: this plan has version${current > 1 ? "s 1 to " : " "}${current}.`);
+    } else if (Number(value) < current) {
+      notice(`This link names version ${value} of the plan; it is now at version ${current} (see the change log), and computes with it.`);
+    }
   }
-  const unknown = [];
-  for (const [name, value] of params) {
-    if (name === "model" || name === "hardware") continue;
-    if (name === "version") {   // a whole number up to the plan's own: the plan computes as it is now
-      const current = state.spec.version || 1;
-      if (!/^[1-9][0-9]{0,5}$/.test(value) || Number(value) > current) {
-        notice(`Ignored the link's version “${value.slice(0, 40)}”: this plan has version${current > 1 ? "s 1 to " : " "}${current}.`);
-      } else if (Number(value) < current) {
-        notice(`This link names version ${value} of the plan; it is now at version ${current} (see the change log), and computes with it.`);
-      }
+  for (const [name, value] of Object.entries(link.inputs)) {
+    const field = document.getElementById(`in-${name}`);
+    if (!field) continue;
+    if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) {
+      notice(`Ignored the link's value for ${state.spec.labels[name] || name}: “${value.slice(0, 40)}” is not one of its choices.`);
       continue;
     }
-    const field = document.getElementById(`in-${name}`);
-    if (names.has(name) && field) {
-      if (field.tagName === "SELECT" && ![...field.options].some((o) => o.value === value)) {
-        notice(`Ignored the link's value for ${state.spec.labels[name] || name}: “${value.slice(0, 40)}” is not one of its choices.`);
-        continue;
-      }
-      field.value = value.slice(0, 200);   // shown as text; Python reads it or says what is wrong
-    } else if (!unknown.includes(name)) {
-      unknown.push(name);
-    }
+    field.value = value.slice(0, 200);   // shown as text; Python reads it or says what is wrong
   }
-  for (const line of ignored(unknown, (name) => `Ignored the link's “${name.slice(0, 40)}”: this plan has no such input.`,
-    (count, list) => `Ignored ${count} unknown parameters: ${list}; this plan has no inputs by those names.`)) notice(line);
-  return [...params.keys()].some((name) => name !== "version");
+  for (const line of link.notices) notice(line);
 }
 
 async function solveBackwards(event) {
@@ -189,6 +177,7 @@ function initPlan() {
   const specElement = document.getElementById("plan-spec");
   if (!specElement || done.has(specElement)) return;
   done.add(specElement);
+  leave();   // the link starts from this page's own address
   state = {
     spec: JSON.parse(specElement.textContent),
     root: document.querySelector("article.plan"),
@@ -209,9 +198,9 @@ function initPlan() {
   form.addEventListener("submit", (event) => event.preventDefault());
   document.getElementById("plan-solve-form").addEventListener("submit", solveBackwards);
   document.getElementById("plan-copy").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(location.href); } catch { /* the link is in the address bar */ }
+    try { await navigator.clipboard.writeText(shared()); } catch { /* the link is in the address bar */ }
   });
-  readLink();
+  applyLink();
   recompute();   // the link's inputs, or the defaults once Python is ready (the HTML holds the build's)
 }
 

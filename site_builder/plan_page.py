@@ -9,7 +9,7 @@ from markupsafe import Markup
 from . import dataflow
 from . import fill as preset_fill
 from .runtime.numbers import write_input
-from .runtime.page import RESERVED
+from .runtime.page import KIND_LABELS, RESERVED
 
 
 def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str], version: int = 1) -> dict:
@@ -42,6 +42,8 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
         spec["labels"] = {i.name: i.label for i in plan.inputs} | {o.name: o.label for o in plan.outputs}
         spec["reserved"] = [r for r in RESERVED if r not in ("model", "hardware")] + ["model", "hardware"]
         spec["version"] = version
+        spec["noun"] = "plan"  # how link.js's notices name the page
+        spec["kinds"] = {kind: KIND_LABELS[kind] for kind in spec["presets"]}
         steps = {s["id"]: s for s in calc.steps}
         html = renderer._page(
             "plan.html",

@@ -97,3 +97,16 @@ def test_the_link_names_the_plans_version_and_an_unknown_one_is_ignored_with_a_n
     assert "Ignored the link's version “9”: this plan has version 1." in page.text_content("#notice")
     assert page.input_value("#in-B") == "4"
     assert page.problems == []
+
+
+def test_a_plan_reads_its_link_with_the_entries_grammar(page, server):
+    """link.js reads a plan's link as it reads an entry's: the same words, naming the plan."""
+    open_plan(page, server, "/plans/serve/?model=nope&hardware=h100-sxm&B=4&p0=1")
+    notices = page.text_content("#notice")
+    assert "Ignored the link's model “nope”: no such model fills this plan." in notices
+    assert "Ignored the link's parameter “p0”: this plan has no such input." in notices
+    assert page.input_value("#in-B") == "4"
+    page.wait_for_function("() => new URLSearchParams(location.search).get('hardware') === 'h100-sxm'")
+    share = page.get_attribute("#plan-share", "href")
+    assert share.startswith(server.url + "/plans/serve/?") and "B=4" in share and "p0" not in share
+    assert page.problems == []
