@@ -107,8 +107,7 @@ export function setupSolve(page) {
     result.classList.remove("stale");
     if (!value) return;
     const label = spec.labels[active.input];
-    const unit = el(`input-${active.input}`).querySelector(".unit");
-    const text = s ? s.text + (unit ? `\u00a0${unit.textContent}` : "") : "None meets it";
+    const text = s ? s.shown : "None meets it";   // Python writes it, in the results' scale (268.4 GB)
     const met = s && s.run.outputs[active.output];
     el("solved-label").textContent = `Solved: ${label}`;
     el("bar-solved-label").textContent = `Solved: ${label}`;
@@ -150,7 +149,7 @@ export function setupSolve(page) {
   function showAnswer(value) {
     const solutions = value.solutions || [];
     const parts = [line(value.message, value.status === "none" ? "solve-none" : "")];
-    if (solutions.length === 1) parts.unshift(line(`${value.input} = ${solutions[0].text}`, "solve-value"));
+    if (solutions.length === 1) parts.unshift(line(`${value.input} = ${solutions[0].said}`, "solve-value"));
     if (value.status === "none") parts.unshift(line(`No ${value.input} gives it`, "solve-value"));
     if (solutions.length > 1) {
       const group = document.createElement("fieldset");
@@ -162,14 +161,14 @@ export function setupSolve(page) {
         const label = document.createElement("label");
         const radio = Object.assign(document.createElement("input"), { type: "radio", name: "solve-choice", value: String(i), checked: i === chosen });
         radio.addEventListener("change", () => { chosen = i; apply(value, page.linkState(active)); });
-        label.append(radio, ` ${value.input} = ${s.text}`);
+        label.append(radio, ` ${value.input} = ${s.said}`);
         group.append(label);
       });
       parts.push(group);
     }
     const s = solutions[chosen];
-    if (s && s.neighbour && !value.message.includes(`${value.input} = ${s.neighbour.text} gives`)) {
-      parts.push(line(`${value.input} = ${s.text} meets it; ${value.input} = ${s.neighbour.text} gives ${s.neighbour.output_text}, which misses.`, "solve-neighbour"));
+    if (s && s.neighbour && !value.message.includes(`${value.input} = ${s.neighbour.said} gives`)) {
+      parts.push(line(`${value.input} = ${s.said} meets it; ${value.input} = ${s.neighbour.said} gives ${s.neighbour.output_text}, which misses.`, "solve-neighbour"));
     }
     answer.replaceChildren(...parts);
   }

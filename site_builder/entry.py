@@ -267,6 +267,8 @@ class Entry(Located):
             "plots": [p.spec() for p in self.plots],
             "solve": self.question,
             "headline": list(self.headlines),
+            # an input's unit, for its value as the page writes it (a solved 268.4 GB)
+            "input_units": {i.name: i.unit for i in self.inputs if i.unit},
         }
 
 

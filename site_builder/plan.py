@@ -139,6 +139,7 @@ class Plan(Located):
             "steps": steps,
             "outputs": outputs,
             "headline": list(self.headline),
+            "input_units": {i.name: i.unit for i in self.inputs if i.unit},
             "entries": {key: entries[key].spec() for key in used},
         }
 

@@ -100,10 +100,14 @@ def test_the_answer_leads_the_results_and_the_phones_bar_until_solving_stops(bro
     page.evaluate("scrollTo(0, document.getElementById('inputs').getBoundingClientRect().top + scrollY)")
     bar = page.locator("#bar-solved")
     assert bar.is_visible() and bar.bounding_box()["y"] < 80
-    # Another question (s stays at its answer), another unit: the field's.
+    # Another question (s stays at its answer), another unit: a byte count, in the results' scale
+    # (GB, as the cache beside it), not the typed 3.1999918082e11 with a B glued on.
     ask(page, "B_fit", ">=", "4", "budget")
-    budget = expected(bank, "35", {"s": best["text"]}, "budget", "B_fit", ">=", "4")["solutions"][0]["text"]
-    assert page.text_content("#solved-value") == f"{budget}\u00a0B"
+    budget = expected(bank, "35", {"s": best["text"]}, "budget", "B_fit", ">=", "4")["solutions"][0]
+    assert budget["shown"].endswith("\u00a0GB") and "e" not in budget["shown"]
+    assert page.text_content("#solved-value") == budget["shown"]
+    assert page.text_content("#bar-solved-value") == budget["shown"]
+    assert page.input_value("#in-budget") == budget["text"]  # the field holds it as typed
     page.click("#solve-clear")
     assert page.is_hidden("#solved-result") and page.is_hidden("#bar-solved")
     context.close()

@@ -108,3 +108,38 @@ def test_the_built_notation_page_lists_every_symbol_and_links_its_entries(site):
     assert 'data-sym="H_kv"' in entry and 'data-sym="beta"' in entry
     index = json.loads((site / "search-index.json").read_text())
     assert any(d["url"] == "/notation/#sym-beta" for d in index)
+
+
+_GREEK_LETTERS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
+    "kappa": "κ", "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ",
+    "psi": "ψ", "Psi": "Ψ", "Phi": "Φ", "Delta": "Δ", "ell": "ℓ",
+}  # fmt: skip
+
+
+def _plain_tex(tex: str) -> str:
+    """A symbol's TeX as its letters read in a label: ``\\mathrm{KL}(p\\|q)`` -> ``KL(p‖q)``."""
+    text = re.sub(r"\\(?:text|mathrm|operatorname|mathit|mathbf|textstyle)\b", "", tex)
+    text = text.replace(r"\|", "‖").replace(r"\mid", "|").replace(r"\,", "").replace(r"\!", "")
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK_LETTERS.get(m[1], m[0]), text)
+    return re.sub(r"[{}\s]", "", text)
+
+
+def test_no_label_repeats_its_symbol():
+    """A field reads "Distribution $p$", not "Distribution p $p$": its label names it in words, and
+    the symbol beside it (typeset) says the letter once.  An expression the symbol already writes
+    (KL(p ‖ q), P(clean | correct)) is not written again in the label."""
+    repeated = []
+    for entry in entries():
+        for item in (*entry.inputs, *entry.outputs):
+            plain = _plain_tex(item.symbol or "")
+            if not plain:
+                continue
+            label = item.label
+            if len(plain) == 1:
+                found = re.search(rf"(?<![\w'.\-*]){re.escape(plain)}(?![\w'.\-*])", label)
+            else:
+                found = plain in re.sub(r"\s", "", label)
+            if found:
+                repeated.append(f"{entry.key} {item.name}: {label!r} beside ${item.symbol}$")
+    assert not repeated, "\n".join(repeated)

@@ -184,6 +184,18 @@ def test_values_written_for_links_carry_no_floating_point_noise():
     ]  # twelve figures: far beyond any input's precision
 
 
+def test_values_written_for_links_beyond_the_suffixes_are_short_and_exact():
+    """A feed link carries 3.528e23, not 352800000000T nor 8277559353390000.0 (entry 16's total
+    parameters fed to /1/ at a large width, entry 17's D fed to /50/)."""
+    assert [
+        write_input(v)
+        for v in (352_800_000_000_000_000_000_000, 8277559353390000.0, 2 * 10**15, -3 * 10**20, 5.88e23, 1.5e-7)
+    ] == ["3.528e23", "8.27755935339e15", "2e15", "-3e20", "5.88e23", "1.5e-7"]
+    assert write_input(881018880006291456) == "881018880006291456"  # twelve figures would round the count
+    for v in (352_800_000_000_000_000_000_000, 881018880006291456, -3 * 10**20):
+        assert read_exact(write_input(v)) == v
+
+
 def test_intervals_parse_print_and_contain():
     unit = Interval.parse("(0, 1]")
     assert str(unit) == "(0, 1]" and 1 in unit and 0 not in unit

@@ -289,7 +289,13 @@ def test_a_whole_number_boundary_comes_with_the_neighbour_that_misses():
     answer = _message("35", {}, "s", "total", "<=", "80GB")
     [s] = answer["solutions"]
     assert (s["value"], s["text"], s["kind"], s["side"]) == (244140, "244,140", "integer", "below")
-    assert s["neighbour"] == {"value": 244141, "text": "244,141", "output_text": "80.0001 GB"}
+    assert s["neighbour"] == {
+        "value": 244141,
+        "text": "244,141",
+        "shown": "244,141 tokens",
+        "said": "244,141",
+        "output_text": "80.0001 GB",
+    }
     assert s["run"]["outputs"]["total"]["value"] == 327680 * 244140
     assert answer["message"] == (
         "over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; "
@@ -483,3 +489,16 @@ def test_solve_json_answers_as_the_page_asks():
             "solve": "'x' is not an input of entry 35; inputs: L, H_kv, d_head, s, B, beta, attention, d_c, d_R, window, L_local, t, budget"
         },
     }
+
+
+def test_a_solved_byte_input_is_shown_in_the_results_scale():
+    """Freeing a byte-valued input (entry 35's free memory) answers 134.21772801 GB beside the
+    results in GB, not 1.3421772801e11 B; the field still gets the value as typed, and a reader's
+    GiB choice is followed."""
+    answer = _message("35", {}, "budget", "B_fit", ">=", "100")
+    [s] = answer["solutions"]
+    assert (s["text"], s["shown"], s["said"]) == ("1.3421772801e11", "134.21772801 GB", "134.21772801 GB")
+    assert answer["message"].endswith("for budget ≥ 134.21772801 GB")
+    calc = CALCULATORS["35"]
+    binary = solve(calc, {}, "budget", "B_fit", ">=", "100", {"bytes": "GiB"}, clock=False)
+    assert binary["solutions"][0]["shown"] == "125.00000001\u00a0GiB"

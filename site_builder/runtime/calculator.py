@@ -112,6 +112,7 @@ class Calculator:
         self.inputs = list(spec["inputs"])
         self.meta = spec.get("meta")
         self.feeds = list(spec.get("feeds", []))  # the "feeds into" links (the page's spec lists them)
+        self.input_units = dict(spec.get("input_units", {}))  # input -> its unit (a solved value is written in it)
         self.devices = list(spec.get("devices", []))  # devices sold as one memory figure, built as another
         self.compute = compile_formula(spec["formula"], self.id)
         self._default_values = None
@@ -347,6 +348,13 @@ class Calculator:
         if query is None:
             query = urlencode(self.changed(raw, result["inputs"]))
         return page.share(self.meta, self.inputs, self.outputs, raw, result, query, accessed, question)
+
+    def write_given(self, name: str, value, typed: str, units: dict | None = None) -> str:
+        """Input ``name``'s value, typed as ``typed``, as the page writes results in its unit: a
+        solved 2.6843545602e11 bytes is 268.43545602 GB beside results in GB (``units.write_given``)."""
+        unit = self.input_units.get(name, "")
+        choice = (units or {}).get(unit_table.family(unit)) if unit in unit_table.UNITS else None
+        return unit_table.write_given(value, typed, unit, choice)
 
     @staticmethod
     def write(output: dict, value, units: dict | None = None) -> str:

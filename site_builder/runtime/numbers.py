@@ -397,6 +397,13 @@ def write_input(value) -> str:
         value = float(f"{value:.12g}")  # no floating-point noise: 5.000000000000001 is written 5
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        # Beyond the largest suffix's thousands: 3.528e23, not 352800000000T; exact digits when
+        # twelve figures would round the count.
+        digits = str(abs(value)).rstrip("0")
+        if len(digits) <= 12:
+            return f"{'-' * (value < 0)}{digits[0]}{'.' * (len(digits) > 1)}{digits[1:]}e{len(str(abs(value))) - 1}"
+        return str(value)
     if isinstance(value, int) and not isinstance(value, bool):
         # Not k: a thousand could be read as 1024 (the reader's 32k context), and a whole number
         # below a million reads as plainly without it (5120, not 5.12k).
@@ -413,4 +420,11 @@ def write_input(value) -> str:
         for suffix, exp in sorted(SUFFIXES.items(), key=lambda kv: -kv[1]):
             if exp >= 6 and abs(value) >= 10**exp:
                 return f"{value / 10**exp:.12g}{suffix}"
-    return repr(value).replace("e+", "e")
+    if isinstance(value, float) and abs(value) >= 1e15 and math.isfinite(value):
+        return _exponent(f"{value:.12g}")  # 8.27755935339e15, not 8277559353390000.0
+    return _exponent(repr(value))
+
+
+def _exponent(text: str) -> str:
+    """An exponent as a reader types it: ``1.5e-7``, not ``1.5e-07``; ``1e300``, not ``1e+300``."""
+    return re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", text)

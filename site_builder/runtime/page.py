@@ -181,6 +181,7 @@ class Spec(TypedDict):
     plots: list[Plot]
     solve: Question | Solve | None
     headline: list[str]
+    input_units: NotRequired[dict[str, str]]  # input -> its unit, where it has one
 
 
 class PageSpec(Spec):

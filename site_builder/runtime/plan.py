@@ -44,6 +44,7 @@ class PlanCalculator:
         self.domains = [Domain.from_spec(i) for i in self.inputs]
         self.defaults = {i["name"]: i["default"] for i in self.inputs}
         self.outputs = list(spec["outputs"])
+        self.input_units = dict(spec.get("input_units", {}))  # input -> its unit (a solved value is written in it)
         self.steps = list(spec["steps"])
         given = calculators or {}
         self.calculators = {
@@ -155,6 +156,9 @@ class PlanCalculator:
     @staticmethod
     def write(output: dict, value, units: dict | None = None) -> str:
         return Calculator.write(output, value, units)
+
+    def write_given(self, name: str, value, typed: str, units: dict | None = None) -> str:
+        return Calculator.write_given(self, name, value, typed, units)
 
     def entries_used(self) -> list[str]:
         """The entries the plan composes, in the order it runs them, each once."""

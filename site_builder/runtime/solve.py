@@ -30,11 +30,14 @@ The result is plain JSON-able data::
 
     {"input": "s", "output": "total", "sense": "<=", "target": 8e10, "target_text": "80 GB",
      "status": "solved" | "none",
-     "solutions": [{"value": 244140, "text": "244,140", "kind": "root" | "boundary" | "integer",
+     "solutions": [{"value": 244140, "text": "244,140",   # as typed into the field
+                    "shown": "244,140 tokens",   # beside the results: in their scale where the unit has one (268.4 GB)
+                    "said": "244,140",   # in the message: ``text``, or ``shown`` where the unit has a scale
+                    "kind": "root" | "boundary" | "integer",
                     "root": the crossing as refined, before "value" was shortened for the reader,
                     "side": "below" | "above" | None,   # for <= / >=: the values that meet lie below / above it
                     "run": Calculator.run at that value,
-                    "neighbour": {"value", "text", "output_text"}}],   # integer only: the whole number that misses
+                    "neighbour": {"value", "text", "shown", "said", "output_text"}}],   # integer only: the whole number that misses
      "turns": [{"value", "text"}], "range": {"low", "high", "low_text", "high_text"},
      "message": "over s ≥ 1, KV cache size ranges from 327.7 kB to ∞; it is at most 80 GB for s ≤ 244,140"}
 
@@ -773,6 +776,17 @@ class _Problem:
     def _typed(self, x) -> str:
         return typed(x, self.integer)
 
+    def _shown(self, x) -> str:
+        """``x`` as the page shows the freed input beside the results: in their scale where its
+        unit has one (a byte count in GB), else as typed, with its unit."""
+        return self.calc.write_given(self.free, x, self._typed(x), self.units)
+
+    def _said(self, x) -> str:
+        """``x`` in a sentence: as typed (``s ≤ 244,140``), or in the results' scale where the
+        input's unit has one (``budget ≥ 268.43545602 GB``, not ``2.6843545602e11``)."""
+        unit = self.calc.input_units.get(self.free, "")
+        return self._shown(x) if unit_table.rescaled(unit) else self._typed(x)
+
     def _run(self, x):
         return self.calc.run({**self.raw, self.free: x}, self.units)
 
@@ -791,6 +805,8 @@ class _Problem:
             item = {
                 "value": x,
                 "text": self._typed(x),
+                "shown": self._shown(x),
+                "said": self._said(x),
                 "root": s["root"],
                 "kind": s["kind"],
                 "side": s["side"],
@@ -802,13 +818,15 @@ class _Problem:
                 item["neighbour"] = {
                     "value": n,
                     "text": self._typed(n),
+                    "shown": self._shown(n),
+                    "said": self._said(n),
                     "output_text": self._distinct(ny) if ny is not None else "—",
                 }
             solutions.append(item)
         over = _over(self.domain, free)
         tried = [x for x, y in self.cache.items() if y is not None]
         if self.late and tried:  # only part of the domain was searched: say which
-            over = f"over {self._typed(min(tried))} ≤ {free} ≤ {self._typed(max(tried))}"
+            over = f"over {self._said(min(tried))} ≤ {free} ≤ {self._said(max(tried))}"
         label = _label(self.output)
         if low is None:
             head = f"{over}, the formula rejects every value of {free}"
@@ -821,7 +839,7 @@ class _Problem:
         if solutions:
             status = "solved"
             if self.sense == "=":
-                tail = f"it is {target_text} at " + _and([f"{free} = {s['text']}" for s in solutions])
+                tail = f"it is {target_text} at " + _and([f"{free} = {s['said']}" for s in solutions])
             else:
                 tail = f"it is {words}{target_text} for " + self._where(solutions)
             neighbours = [s for s in solutions if "neighbour" in s]
@@ -829,7 +847,7 @@ class _Problem:
                 tail += (
                     " ("
                     + "; ".join(
-                        f"{free} = {s['neighbour']['text']} gives {s['neighbour']['output_text']}" for s in neighbours
+                        f"{free} = {s['neighbour']['said']} gives {s['neighbour']['output_text']}" for s in neighbours
                     )
                     + ")"
                 )
@@ -850,17 +868,17 @@ class _Problem:
             elif gaps and self.integer:
                 a, b = gaps[0]
                 tail = (
-                    f"no whole {free} gives {target_text}: {free} = {self._typed(a)} gives {self._distinct(self.y(a))} "
-                    f"and {free} = {self._typed(b)} gives {self._distinct(self.y(b))}"
+                    f"no whole {free} gives {target_text}: {free} = {self._said(a)} gives {self._distinct(self.y(a))} "
+                    f"and {free} = {self._said(b)} gives {self._distinct(self.y(b))}"
                 )
             elif gaps:
                 a, b = gaps[0]
-                tail = f"it jumps past {target_text} between {free} = {self._typed(a)} and {free} = {self._typed(b)}"
+                tail = f"it jumps past {target_text} between {free} = {self._said(a)} and {free} = {self._said(b)}"
             else:
                 tail = f"no {free} gives {target_text}"
         message = f"{head}; {tail}"
         turn_items = [
-            {"value": t, "text": self._typed(float(f"{t:.3g}")) if not self.integer else self._typed(t)} for t in turns
+            {"value": t, "text": self._said(float(f"{t:.3g}")) if not self.integer else self._said(t)} for t in turns
         ]
         if turn_items:
             message += " (it turns at " + _and([f"{free} = {t['text']}" for t in turn_items]) + ")"
@@ -901,12 +919,12 @@ class _Problem:
             if s["side"] == "above":
                 if opened is not None:
                     parts.append(f"{free} ≥ {opened}")
-                opened = s["text"]
+                opened = s["said"]
             elif opened is not None:
-                parts.append(f"{opened} ≤ {free} ≤ {s['text']}")
+                parts.append(f"{opened} ≤ {free} ≤ {s['said']}")
                 opened = None
             else:
-                parts.append(f"{free} ≤ {s['text']}")
+                parts.append(f"{free} ≤ {s['said']}")
         if opened is not None:
             parts.append(f"{free} ≥ {opened}")
         return _and(parts, "or")

@@ -21,6 +21,7 @@ from .numbers import (
     format_value,
     listed,
     read_exact,
+    significant_digits,
     split_format,
     with_unit,
 )
@@ -171,6 +172,35 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
             if abs(x) >= step:
                 return with_unit(format_number(x / step, f"sig:{n}") + suffix, unit)
     return format_value(value, fmt, unit)
+
+
+# Families whose values a display choice rescales (a byte count shown in GB), not only respells.
+RESCALED = ("bytes", "byte-rate", "flop", "flop-rate")
+# How a rescaled family is written when the reader chose nothing: as results in it are by default.
+RESCALED_DEFAULT = {"bytes": "auto", "byte-rate": "auto", "flop-rate": "auto", "flop": None}
+
+
+def rescaled(unit: str) -> bool:
+    """Whether a value in ``unit`` is shown in a scale (GB, PFLOP/s) rather than as it is typed."""
+    return unit in UNITS and family(unit) in RESCALED
+
+
+def write_given(value, typed: str, unit: str, choice: str | None) -> str:
+    """An input's value, typed as ``typed`` (``2.6843545602e11``, ``244,140``, ``70B``), as the page
+    shows it beside the results: in the reader's scale where its unit has one (``268.43545602 GB``,
+    with the typed figures, none lost or invented); otherwise as typed, with its unit
+    (``244,140 tokens``, ``70B parameters``: a count keeps the way it was written)."""
+    if not rescaled(unit) or isinstance(value, (bool, str, list, tuple)):
+        return with_unit(typed, unit)
+    try:
+        n = significant_digits(typed)
+    except NumberError:
+        n = 4
+    fam = family(unit)
+    chosen = choice if choice in CHOICES.get(fam, {}) else RESCALED_DEFAULT[fam]
+    if chosen is None:
+        return format_value(value, f"sig:{n}", unit)
+    return write(value, f"sig:{n}", unit, chosen)
 
 
 # ----------------------------------------------------------------------------- reading
