@@ -15,6 +15,7 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupCard } from "./card.js";
 import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
+import { setupEvery } from "./every.js";
 import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
@@ -501,6 +502,7 @@ function initPage() {
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
     setupVersions({ spec, form, addNotice, asked: link.version });   // ?version=N: that version's results beside these
   setupNotation();   // the statement's symbols and their fields light each other
+  setupEvery();   // "Every model": fetched when the reader opens it
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
   const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox }));
