@@ -111,7 +111,9 @@ def test_two_models_side_by_side_keep_the_readers_inputs_and_the_link_reopens_th
     assert page.input_value("#in-s") == "16k" and page.input_value("#in-L") == "4"  # the form is not touched
     chart = page.evaluate("(() => { const c = document.getElementById('compare-chart').chart; return c.data[1]; })()")
     assert chart == [5242880000, 2097152000]  # one bar a model, its headline in bytes
-    assert "Llama 3 70B 5.243 GB; Mixtral 8x7B 2.097 GB" in page.text_content("#compare-chart-caption").replace(NBSP, " ")
+    assert "Llama 3 70B 5.243 GB; Mixtral 8x7B 2.097 GB" in page.text_content("#compare-chart-caption").replace(
+        NBSP, " "
+    )
     page.wait_for_function("() => new URLSearchParams(location.search).get('compare') === 'llama-3-70b,mixtral-8x7b'")
     link = page.url
     # The link reopens the same comparison, in a fresh page.
