@@ -10,6 +10,7 @@
 //   &L=40&s=16k            inputs whose text differs from what the defaults and presets give
 //   &units=bytes:GiB       unit choices, family:choice, comma-separated
 //   &show=total,per_token  the outputs an embed card shows, in order
+//   &compare=llama-3-70b,mixtral-8x7b   presets compared side by side (compare.js), by id, in order
 //   &embed=1               the page as an embed card (not in a shared link)
 //
 // The link a reader shares (Copy link, QR code, embed card's image, citation) is the address bar's
@@ -20,6 +21,7 @@ const SENSE_KEY = { "=": "", "<=": "<", ">=": ">" };
 const MAX_TARGET = 60;      // characters of a linked target: a number with a unit is far shorter
 const MAX_VALUE = 20000;    // characters of a linked input
 const MAX_SHOW = 50;        // outputs a show= list may name
+const MAX_COMPARE = 8;      // presets a compare= list may name (compare.js's MAX_COMPARED)
 const LISTED = 3;           // unknown names a notice lists one by one; more are summed up in one
 
 const short = (text) => `“${String(text).slice(0, 40)}”`;
@@ -107,6 +109,26 @@ function readShow(params, link, spec) {
     (count, list) => `Ignored ${count} unknown outputs in show: ${list}; this entry has no outputs by those names.`));
 }
 
+// Presets compared side by side: ?compare=llama-3-70b,h100-sxm, each an id of a preset that fills
+// this entry (of either kind); unknown ids are ignored with a notice, a list past MAX_COMPARE cut.
+function readCompare(params, link, spec) {
+  const text = params.filter(([k]) => k === "compare").map(([, v]) => v).pop();
+  if (text === undefined) return;
+  const offered = spec.presets || {};
+  const wrong = [];
+  let cut = 0;
+  for (const id of text.slice(0, MAX_VALUE).split(",").map((n) => n.trim()).filter(Boolean)) {
+    const kind = Object.keys(offered).find((k) => offered[k].some((p) => p.id === id));
+    if (!kind) { if (!wrong.includes(id)) wrong.push(id); }
+    else if (link.compare.some((c) => c.id === id)) continue;
+    else if (link.compare.length >= MAX_COMPARE) cut++;
+    else link.compare.push({ kind, id });
+  }
+  link.notices.push(...ignored(wrong, (id) => `Ignored the link's ${short(id)} in compare: no such preset fills this entry.`,
+    (count, list) => `Ignored ${count} unknown presets in compare: ${list}; no presets by those names fill this entry.`));
+  if (cut) link.notices.push(`Compared the first ${MAX_COMPARE} presets the link names; ignored ${cut} more.`);
+}
+
 // The inputs: every query name not claimed by a row above that names an input.
 const INPUTS = { key: null };
 
@@ -121,16 +143,17 @@ export const PARAMS = [
   INPUTS,
   { key: "units", read: readUnits, write: (s) => { const u = Object.entries(s.units || {}).filter(([, c]) => c); return u.length ? [["units", u.map(([f, c]) => `${f}:${c}`).join(",")]] : []; } },
   { key: "show", read: readShow, write: (s) => (s.show && s.show.length ? [["show", s.show.join(",")]] : []) },
+  { key: "compare", read: readCompare, write: (s) => (s.compare && s.compare.length ? [["compare", s.compare.map((c) => c.id).join(",")]] : []) },
   { key: "version", read: (params, link) => { const v = params.filter(([k]) => k === "version").map(([, x]) => x).pop(); link.version = v === undefined ? null : v; }, write: (s) => (s.version ? [["version", String(s.version)]] : []) },
   { key: "embed", read: (params, link) => { link.embed = params.some(([k, v]) => k === "embed" && v === "1"); }, write: (s) => (s.embed ? [["embed", "1"]] : []) },
 ];
 const RESERVED = new Set(PARAMS.map((row) => row.key).filter(Boolean));
 
 // What a link asks, read once: {question, presets: {kind: id}, inputs: {name: text}, units,
-// show, embed, notices}.  ``page.units``: family -> the choices its menu offers.
+// show, compare: [{kind, id}], embed, notices}.  ``page.units``: family -> the choices its menu offers.
 export function readLink(search, spec, page = { units: {} }) {
   const params = [...new URLSearchParams(search)];
-  const link = { question: null, presets: {}, inputs: {}, units: {}, show: [], embed: false, version: null, notices: [] };
+  const link = { question: null, presets: {}, inputs: {}, units: {}, show: [], compare: [], embed: false, version: null, notices: [] };
   const claimed = new Set();
   for (const row of PARAMS) if (row.read) row.read(params, link, spec, claimed, page);
   const names = new Set(spec.inputs.map((i) => i.name));

@@ -15,10 +15,12 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupCard } from "./card.js";
 import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
+import { setupEvery } from "./every.js";
+import { setupCompare } from "./compare.js";
 import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
-let solve, presets;   // this page's solve panel and preset menus
+let solve, presets, compare;   // this page's solve panel, preset menus and comparison
 let shown = [];       // the outputs the embed card shows (?show=), known names only
 let embedded = false; // the page is an embed card (?embed=1)
 let defaults = {};    // input -> its text as the page was built (before any link filled it)
@@ -162,6 +164,7 @@ function linkState(question = solve.active() ? solve.question() : null) {
     inputs: carried(spec, rawInputs(), defaults, chosen, freed),
     units: units(),
     show: shown,
+    compare: compare ? compare.list() : [],
     embed: embedded,
     version: spec.versions ? spec.versions.current : null,   // the link names the version that computed it
   };
@@ -239,6 +242,7 @@ function showRun(value, state, first = false) {
   value.feeds.forEach((href, i) => { document.getElementById(`feed-${i}`).href = href; });
   scheduleShare(value.share, state);
   scheduleExtras();
+  compare.refresh();   // the comparison keeps the reader's other inputs: computed again with them
   if (!first) setStatus("ready", "Computed by Python in your browser.");
 }
 
@@ -497,10 +501,19 @@ function initPage() {
 
   // ---- a shared link: fill the form from it (a preset first; the link's inputs win)
   presets = setupPresets(spec, form, link);
+  compare = setupCompare({
+    spec, form, runner, rawInputs, units, presets, limit,
+    alive: () => page === current,
+    uplot: script.dataset.uplot,
+    listed: link.compare,
+    shown: () => shown,
+    changed: () => { if (ready) form.dispatchEvent(new Event("input")); },   // computed again, so the link carries the list
+  });
   linked = { ...link.inputs };
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
     setupVersions({ spec, form, addNotice, asked: link.version });   // ?version=N: that version's results beside these
   setupNotation();   // the statement's symbols and their fields light each other
+  setupEvery();   // "Every model": fetched when the reader opens it
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
   const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox }));
@@ -567,6 +580,8 @@ function leavePage() {
   if (charts) charts.then((c) => c && c.close(), () => {});
   seen = charts = null;
   if (runner) runner.onrestart = null;
+  if (compare) compare.close();
+  compare = null;
   for (const key of ["python", "replies", "charts", "watchdog", "link"]) delete root.dataset[key];
   root.classList.remove("practice");
 }

@@ -56,7 +56,7 @@ export function axisStyle(unit, chosen = {}) {
 
 // Tick labels: exponent form once the axis reaches 1e15 or goes below 0.001, so that no axis
 // mixes 100T with 1e15; otherwise the axis's own style.
-function ticks(values, axis = axisStyle("")) {
+export function ticks(values, axis = axisStyle("")) {
   const sizes = values.filter((v) => v).map(Math.abs);   // null (no label) and 0 decide nothing
   const largest = Math.max(0, ...sizes);
   const tiny = sizes.length && Math.min(...sizes) < 1e-3;
@@ -124,7 +124,7 @@ const logAxis = {
 
 // The colours are the page's own (CSS variables, which change with the theme); the series take
 // the accent, focus and ok colours, which have at least 5:1 contrast with the page in both themes.
-function palette() {
+export function palette() {
   const style = getComputedStyle(document.documentElement);
   const get = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
   return {

@@ -3,18 +3,22 @@
 // input (its mark then goes away).  The link (link.js reads and writes it) carries the presets
 // chosen, ?model=<id>&hardware=<id>; inputs given in the link override the preset's.  The spec
 // carries only the presets that fill this entry, and only their mapped values.
+//
+// An input the reader typed (or the link gave) is theirs: a preset chosen afterwards leaves it
+// as it is, and offers beside it "Also set context length from Llama 3 70B (8,192)".
 
 // ``link``: what the page's link asks (link.js's readLink): its presets and its own inputs.
 export function setupPresets(spec, form, link) {
   const offered = spec.presets || {};
   const box = document.getElementById("presets");
-  const none = { chosen: () => ({}), settle: () => {} };
+  const none = { chosen: () => ({}), settle: () => {}, fillFor: (kind, preset, raw) => ({ ...raw }) };
   if (!box || !Object.keys(offered).length) return none;
   box.hidden = false;
 
   const defaults = Object.fromEntries(spec.inputs.map((i) => [i.name, String(i.default)]));
   const chosen = {};   // kind -> the preset applied
   const marked = {};   // input name -> kind whose preset set it (the reader has not changed it since)
+  const typed = new Set(Object.keys(link.inputs));   // inputs the reader typed or the link gave: a preset keeps them
 
   function field(name) {
     return form.elements[name];
@@ -50,7 +54,39 @@ export function setupPresets(spec, form, link) {
     wrapper.querySelector(".control").after(line);
   }
 
+  function unoffer(name) {
+    document.getElementById(`offer-${name}`)?.remove();
+  }
+
+  // The reader's own value is kept; one button sets the preset's instead, if they ask.
+  function offer(name, kind, preset, value) {
+    unoffer(name);
+    const wrapper = field(name)?.closest(".field");
+    if (!wrapper || field(name).value.trim() === String(value[0])) return;
+    const line = document.createElement("p");
+    line.className = "preset-offer";
+    line.id = `offer-${name}`;
+    line.dataset.kind = kind;
+    const label = wrapper.querySelector(".label")?.textContent || name;
+    line.append("Your value is kept. ");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Also set ${label.charAt(0).toLowerCase()}${label.slice(1)} from ${preset.name} (${value[0]})`;
+    button.addEventListener("click", () => {
+      typed.delete(name);
+      unoffer(name);
+      field(name).value = value[0];
+      marked[name] = kind;
+      mark(name, preset, value);
+      document.getElementById("outputs")?.classList.add("stale");
+      form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
+    });
+    line.append(button);
+    wrapper.querySelector(".control").after(line);
+  }
+
   function release(kind) {
+    for (const line of document.querySelectorAll(`.preset-offer[data-kind="${kind}"]`)) line.remove();
     // The inputs the previous preset set and the reader left alone go back to the entry's defaults.
     for (const [name, k] of Object.entries(marked)) {
       if (k !== kind) continue;
@@ -60,12 +96,16 @@ export function setupPresets(spec, form, link) {
     delete chosen[kind];
   }
 
-  function apply(kind, preset, keep = new Set()) {
+  function apply(kind, preset, keep = new Set(), offering = false) {
     release(kind);
     if (!preset) return;
     chosen[kind] = preset;
     for (const [name, value] of Object.entries(preset.values)) {
-      if (keep.has(name) || !field(name)) continue;
+      if (!field(name)) continue;
+      if (typed.has(name) || keep.has(name)) {
+        if (offering) offer(name, kind, preset, value);
+        continue;
+      }
       field(name).value = value[0];
       marked[name] = kind;
       mark(name, preset, value);
@@ -76,14 +116,17 @@ export function setupPresets(spec, form, link) {
   for (const menu of menus) {
     menu.addEventListener("change", () => {
       const kind = menu.dataset.kind;
-      apply(kind, (offered[kind] || []).find((p) => p.id === menu.value));
+      apply(kind, (offered[kind] || []).find((p) => p.id === menu.value), new Set(), true);
       document.getElementById("outputs")?.classList.add("stale");   // until Python has computed the new inputs
       form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
     });
   }
   // An input the reader changes is theirs: its mark goes away.
   form.addEventListener("input", (event) => {
-    if (event.target !== form && event.target.name in marked) unmark(event.target.name);
+    if (event.target === form || !event.target.name) return;
+    typed.add(event.target.name);
+    unoffer(event.target.name);
+    if (event.target.name in marked) unmark(event.target.name);
   });
 
   // A shared link: its presets, in the link's order; the link's own inputs win over the preset's.
@@ -100,6 +143,17 @@ export function setupPresets(spec, form, link) {
   if (filled) document.getElementById("outputs")?.classList.add("stale");
 
   return {
+    // The inputs as ``preset`` (of ``kind``) would leave them, the reader's other inputs kept: what
+    // the inputs the current preset of that kind set would be without it, then the new preset's
+    // values, except those the reader typed.  For a comparison; the form is not touched.
+    fillFor(kind, preset, raw) {
+      const out = { ...raw };
+      for (const [name, k] of Object.entries(marked)) {
+        if (k === kind) out[name] = document.getElementById(`in-${name}`)?.defaultValue ?? defaults[name];
+      }
+      for (const [name, value] of Object.entries(preset.values)) if (name in out && !typed.has(name)) out[name] = String(value[0]);
+      return out;
+    },
     // kind -> the preset applied: what the link names, and the values it need not repeat.
     chosen: () => ({ ...chosen }),
     // A field that no longer holds its preset's value (a solved answer put another there) is not

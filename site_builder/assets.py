@@ -59,6 +59,7 @@ class Assets:
     qr_js: str = ""  # the QR encoder, loaded only when a reader opens the QR code
     plan_js: str = ""  # a plan's page (pyodide_app/plan.js, plan.css)
     plan_css: str = ""
+    compare_css: str = ""  # an entry's comparison and its every-preset tables (pyodide_app/compare.js, every.js)
     progress_js: str = ""  # the chapters page's overview of the reader's records (pyodide_app/progress.js)
 
 
@@ -180,4 +181,5 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         plan_js=url("static/plan.js"),
         plan_css=url("static/plan.css"),
         progress_js=url("static/progress.js"),
+        compare_css=url("static/compare.css"),
     )

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import offline, search, stdlib, xz
+from . import offline, preset_table, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
 from .bank import Bank, assemble
 from .cache import Cache, key
@@ -117,6 +117,9 @@ def site_files(
     qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
         made = entry_files(renderer, entry, results(entry, calculators[entry.key], qr_codes[site_url() + entry.url]))
+        made.update(
+            preset_table.files(entry, calculators[entry.key], checked.presets)
+        )  # "Every model", opened on demand
         files.update(made)
         if entry.key == first and on_first is not None:
             on_first(made)

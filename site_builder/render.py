@@ -13,7 +13,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from . import markdown, notation
+from . import markdown, notation, preset_table
 from .assets import Assets
 from .changes import atom_feed, change_log
 from .entry import PART_TITLES, Entry
@@ -373,6 +373,15 @@ class Renderer:
             cited_by=cited_by,
             feeds=feeds,
             fill=spec.get("presets", {}),
+            every=[
+                {
+                    "kind": kind,
+                    "label": page.KIND_LABELS[kind],
+                    "url": entry.url + preset_table.FILE.format(kind=kind),
+                    "count": len(self.presets.get(kind, {})),
+                }
+                for kind in preset_table.kinds(entry)
+            ],
             unit_menus=self.unit_menus(entry),
             unit_defaults={
                 fam: units.default_name(

@@ -127,7 +127,7 @@ def test_an_input_named_like_a_page_parameter_is_rejected(name, tmp_path, capsys
     yaml = folder / "01-toy.yaml"
     yaml.write_text(re.sub(r"\bsolve\b", name, yaml.read_text()))
     # The fixture's message, word for word, for this name (the list of reserved names stays as it is).
-    listed = "(embed, units, solve, model, hardware, show, version)"
+    listed = "(embed, units, solve, model, hardware, show, version, compare)"
     expected = (RESERVED_FIXTURE / "expected.txt").read_text().replace("{here}", shown(folder))
     assert listed in expected
     expected = re.sub(r"\bsolve\b", name, expected.replace(listed, "@")).replace("@", listed)

@@ -25,7 +25,7 @@ DEFAULT_FORMAT = "sig:4"  # how an output without a format is written
 
 # Query names an entry page's link keeps for itself: no input or output may take one.
 # pyodide_app/link.js's table of parameters names the same (a test holds the two equal).
-RESERVED = ("embed", "units", "solve", "model", "hardware", "show", "version")
+RESERVED = ("embed", "units", "solve", "model", "hardware", "show", "version", "compare")
 # A preset kind as a sentence names it: "no such accelerator fills this entry".
 KIND_LABELS = {"model": "model", "hardware": "accelerator"}
 # A question's comparison as a sentence writes it, and as a link's key ends (total<=80GB).
