@@ -227,7 +227,7 @@ export function setupCompare(deps) {
   }
 
   buttons();
-  section.classList.toggle("comparing", list.length > 0);   // computed with the page's first run (refresh)
+  section.classList.toggle("comparing", list.length > 0);   // filled in by the page's first run (refresh)
   return {
     list: () => list.map((x) => ({ ...x })),
     refresh,

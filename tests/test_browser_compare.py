@@ -108,7 +108,7 @@ def test_two_models_side_by_side_keep_the_readers_inputs_and_the_link_reopens_th
         ["mixtral-8x7b", *expected(35, "mixtral-8x7b", s="16k")],
     ]
     assert shown[0][1] == f"5.243{NBSP}GB"  # 2 x 80 x 8 x 128 x 2 B x 16,000 tokens
-    assert page.input_value("#in-s") == "16k" and page.input_value("#in-L") == "4"  # the form is not touched
+    assert page.input_value("#in-s") == "16k" and page.input_value("#in-L") == "80"  # the form is not touched
     chart = page.evaluate("(() => { const c = document.getElementById('compare-chart').chart; return c.data[1]; })()")
     assert chart == [5242880000, 2097152000]  # one bar a model, its headline in bytes
     assert "Llama 3 70B 5.243 GB; Mixtral 8x7B 2.097 GB" in page.text_content("#compare-chart-caption").replace(
