@@ -15,6 +15,7 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupCard } from "./card.js";
 import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
+import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
@@ -239,6 +240,7 @@ function showRun(value, state, first = false) {
   value.feeds.forEach((href, i) => { document.getElementById(`feed-${i}`).href = href; });
   scheduleShare(value.share, state);
   scheduleExtras();
+  announce();   // one summary for a screen reader, once the reader pauses
   if (!first) setStatus("ready", "Computed by Python in your browser.");
 }
 
@@ -484,6 +486,7 @@ function initPage() {
   }
 
   setupPractice(spec);
+  setupAnnounce();
   setupInputs(form);
   const page = current;   // an answer that arrives after the reader left is not shown on the next page
   solve = setupSolve({
