@@ -1,6 +1,6 @@
-// What a screen reader hears when the results change: one polite summary a recompute, written
-// to the results' one live region (#results-said), each value with its label and the answer or
-// headline first: "KV cache size 1.342 GB; Cache per token (all layers) 327.7 kB; ...".  The
+// What a screen reader hears when the results change, on an entry or a plan page: one polite
+// summary a recompute, written to the results' one live region (#results-said), each value with
+// its label and the answer or headline first: "KV cache size 1.342 GB; Cache per token (all layers) 327.7 kB; ...".  The
 // values themselves are not live (their <output> would each be a status region of its own).
 //
 // Said once typing pauses, so "8192" typed is one summary, not four; said only after the reader

@@ -153,3 +153,19 @@ def test_a_recompute_is_one_labelled_summary_in_one_live_region(page, server):
     assert [region for region in announced if region in inside] == ["results-said"]
     assert "OUTPUT" not in announced  # no value (the headline bar's included) is a region of its own
     assert page.problems == []
+
+
+def test_a_plan_recompute_is_one_labelled_summary_too(page, server):
+    page.goto(server.url + "/plans/train/")
+    page.wait_for_function(PLAN_COMPUTED, timeout=PYTHON_READY_MS)
+    assert page.text_content("#results-said") == ""
+    page.fill("#in-L", "40")
+    page.wait_for_function("() => document.getElementById('results-said').dataset.said === '1'")
+    rows = page.eval_on_selector_all(
+        "#plan-results dl > .result",
+        "rs => rs.map((r) => `${r.querySelector('dt .label').textContent.trim()} ${r.querySelector('dd output').textContent.trim()}`)",
+    )
+    assert page.text_content("#results-said") == "; ".join(rows)
+    announced = announced_regions(page)
+    assert "results-said" in announced and not any(region.startswith("out-") for region in announced)
+    assert page.problems == []
