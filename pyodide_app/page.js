@@ -17,6 +17,7 @@ import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
 import { setupEvery } from "./every.js";
 import { setupCompare } from "./compare.js";
+import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
@@ -243,6 +244,7 @@ function showRun(value, state, first = false) {
   scheduleShare(value.share, state);
   scheduleExtras();
   compare.refresh();   // the comparison keeps the reader's other inputs: computed again with them
+  announce();   // one summary for a screen reader, once the reader pauses
   if (!first) setStatus("ready", "Computed by Python in your browser.");
 }
 
@@ -488,6 +490,7 @@ function initPage() {
   }
 
   setupPractice(spec);
+  setupAnnounce();
   setupInputs(form);
   const page = current;   // an answer that arrives after the reader left is not shown on the next page
   solve = setupSolve({

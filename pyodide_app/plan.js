@@ -5,6 +5,7 @@
 // without this script: the answers for the defaults are in the HTML.
 import { running, runner } from "./python.js";
 import { leave, publish, readLink, shared } from "./link.js";
+import { announce, setupAnnounce } from "./announce.js";
 
 const WATCHDOG_MS = 3000;
 const done = new WeakSet();
@@ -90,6 +91,7 @@ async function recompute() {
     }
     showErrors({});
     show(reply.value);
+    announce();   // one summary for a screen reader, once the reader pauses
     status.dataset.state = "ready";
     status.textContent = "Answers computed in your browser by the entries' own Python.";
   } catch (err) {
@@ -185,6 +187,7 @@ function initPlan() {
     loadedIn: -1,
     filled: {},
   };
+  setupAnnounce();
   const form = document.getElementById("plan-inputs");
   let timer = null;
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(recompute, 120); });

@@ -2,6 +2,9 @@
 // "Your record" keeps the days the reader derived the entry and, for a protocol entry, the days
 // they reproduced it from nothing (records.js keeps them, in this browser only); a change can be
 // undone, and a browser that keeps nothing says so beside the buttons.
+//
+// What practice covers is covered for a screen reader too: each covered formula and value is
+// aria-hidden, with a short "covered" said in its place, and the reveal gives them all back.
 import { UNAVAILABLE, available, days, today, undoable, write } from "./records.js";
 
 export function setupPractice(spec) {
@@ -13,10 +16,33 @@ export function setupPractice(spec) {
     toggle.setAttribute("aria-pressed", String(on));
     toggle.textContent = on ? "Leave practice mode" : "Practice mode";
     banner.hidden = !on;
+    cover(on);
   };
   toggle.addEventListener("click", () => set(!root.classList.contains("practice")));
   document.getElementById("practice-reveal").addEventListener("click", () => set(false));
   setupRecord(spec);
+}
+
+// What practice mode covers (style.css paints over the same): the statement's formulas, every
+// result's value and symbol, and the headline bar's values.
+const COVERED = ".statement .katex, .result output, .result dt .sym, #headline-bar output";
+
+function cover(on) {
+  const said = document.getElementById("results-said");   // the last summary said, now untrue
+  if (said) said.textContent = "";
+  for (const said of document.querySelectorAll(".practice-covered")) said.remove();
+  for (const element of document.querySelectorAll(COVERED)) {
+    if (!on) {
+      element.removeAttribute("aria-hidden");
+      continue;
+    }
+    element.setAttribute("aria-hidden", "true");
+    if (element.matches(".result dt .sym")) continue;   // its result's value says "covered" once
+    const said = document.createElement("span");
+    said.className = "sr-only practice-covered";
+    said.textContent = element.matches(".katex") ? "(formula covered)" : "covered";
+    element.after(said);
+  }
 }
 
 function setupRecord(spec) {

@@ -1,0 +1,171 @@
+"""Accessibility in real Chromium: axe-core (npm, pinned in package.json) over representative
+pages finds nothing serious or critical, and the accessibility tree holds what a screen reader
+would say: practice mode's covered results and formulas are not in it, and a recompute is one
+labelled summary in the results' one live region.
+
+axe is put into the page through the test's own channel (page.evaluate of its script text),
+never by loosening the site's Content-Security-Policy."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browsing import PYTHON_READY_MS, open_entry
+from tests.support import ROOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+FAILING = ("serious", "critical")
+
+PLAN_COMPUTED = (
+    "() => document.querySelector('article.plan') && document.querySelector('article.plan').dataset.planState"
+)
+ENTRY_READY = "() => document.documentElement.dataset.python"
+
+# What each page stands for, and the page's own signal that it is done (its Python answered).
+PAGES = [
+    ("/", None),
+    ("/chapters/", None),
+    ("/14/", ENTRY_READY),  # list outputs and a choice
+    ("/1/", ENTRY_READY),  # a choice and charts
+    ("/toolkit/bits-one-of-m/", ENTRY_READY),
+    ("/plans/train/", PLAN_COMPUTED),
+]
+
+
+def axe_violations(page) -> list[str]:
+    """axe's serious and critical violations on the page as it is, one line each."""
+    if not page.evaluate("Boolean(window.axe)"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        """async (failing) => {
+          const result = await axe.run(document, { resultTypes: ["violations"] });
+          return result.violations.filter((v) => failing.includes(v.impact)).flatMap((v) =>
+            v.nodes.map((n) => `${location.pathname}: ${v.id} (${v.impact}) at ${n.target.join(" ")}: ${v.help}`));
+        }""",
+        list(FAILING),
+    )
+    return found
+
+
+def test_axe_finds_nothing_serious_on_representative_pages(page, server):
+    if not AXE.exists():
+        pytest.fail("axe-core is a devDependency: run `npm ci`")
+    found = []
+    for path, ready in PAGES:
+        page.goto(server.url + path)
+        if ready:
+            page.wait_for_function(ready, timeout=PYTHON_READY_MS)
+        if path == "/1/":
+            page.locator("#plot-0").scroll_into_view_if_needed()
+            page.wait_for_selector("#plot-0 canvas")
+        found += axe_violations(page)
+        if path == "/14/":  # and in practice mode, a list's values covered like the rest
+            page.click("#practice-toggle")
+            found += axe_violations(page)
+            assert page.eval_on_selector("#outputs .list td", "e => getComputedStyle(e).color") == "rgba(0, 0, 0, 0)"
+            page.click("#practice-reveal")
+    assert found == []
+    assert page.problems == []
+
+
+def tree_text(page, selector: str) -> str:
+    """What the accessibility tree holds under ``selector``, as Playwright's aria snapshot (which
+    writes a no-break space as a space)."""
+    return page.locator(selector).aria_snapshot()
+
+
+def text(page, selector: str) -> str:
+    """An element's text as the aria snapshot writes it."""
+    return page.text_content(selector).replace("\u00a0", " ")
+
+
+def test_practice_mode_takes_covered_results_out_of_the_accessibility_tree(page, server):
+    open_entry(page, server, "/35/")
+    total, per_token = text(page, "#out-total"), text(page, "#out-per_token")
+    assert total in tree_text(page, "#outputs") and "math" in tree_text(page, "#statement")
+    page.click("#practice-toggle")
+    results = tree_text(page, "#outputs")
+    assert total not in results and per_token not in results
+    assert "KV cache size" in results and "covered" in results  # the label stays; its value is said covered
+    assert total not in tree_text(page, "#headline-bar")
+    statement = tree_text(page, "#statement")
+    assert "math" not in statement and "(formula covered)" in statement
+    assert page.eval_on_selector("#out-total", "e => getComputedStyle(e).color") == "rgba(0, 0, 0, 0)"
+
+    page.fill("#in-s", "4096")  # a recompute in practice says that it happened, not its values
+    page.wait_for_function("() => document.getElementById('results-said').dataset.said === '1'")
+    assert page.text_content("#results-said") == "Results recomputed, covered for practice."
+    assert text(page, "#out-total") not in tree_text(page, "#calculator")
+
+    page.click("#practice-reveal")
+    revealed = tree_text(page, "#outputs")
+    assert text(page, "#out-total") in revealed and "covered" not in revealed
+    assert "math" in tree_text(page, "#statement") and "covered" not in tree_text(page, "#statement")
+    assert page.problems == []
+
+
+def announced_regions(page) -> list[str]:
+    """The ids of elements under #calculator that Chromium treats as live regions, from its full
+    accessibility tree (CDP Accessibility.getFullAXTree): each would be announced on its own."""
+    session = page.context.new_cdp_session(page)
+    session.send("DOM.enable")
+    session.send("Accessibility.enable")
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    live = []
+    for node in nodes:
+        props = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
+        if props.get("live") in ("polite", "assertive") and "backendDOMNodeId" in node:
+            described = session.send("DOM.describeNode", {"backendNodeId": node["backendDOMNodeId"]})["node"]
+            attributes = described.get("attributes", [])
+            ids = dict(zip(attributes[::2], attributes[1::2], strict=True))
+            live.append(ids.get("id", described["nodeName"]))
+    session.detach()
+    return live
+
+
+def test_a_recompute_is_one_labelled_summary_in_one_live_region(page, server):
+    open_entry(page, server, "/35/")
+    assert page.text_content("#results-said") == ""  # the page's first computation is not said over its reading
+    calculator_live = page.evaluate(
+        """() => [...document.querySelectorAll('#calculator *')].filter((e) =>
+          (e.getAttribute('aria-live') || '') !== 'off' && (e.matches('[aria-live], [role=status], [role=alert], output')))
+          .map((e) => e.id)"""
+    )
+    assert [i for i in calculator_live if not i.startswith("err-")] == ["notice", "solve-err", "results-said"]
+
+    page.fill("#in-s", "16384")
+    page.wait_for_function("() => document.getElementById('results-said').dataset.said === '1'")
+    said = page.text_content("#results-said")
+    labels = page.eval_on_selector_all(
+        "#outputs dl > .result:not([hidden]) dt .label", "ls => ls.map((l) => l.textContent.trim())"
+    )
+    values = page.eval_on_selector_all(
+        "#outputs dl > .result:not([hidden]) dd output", "os => os.map((o) => o.textContent.trim())"
+    )
+    assert labels[0] == "KV cache size"  # the headline first
+    assert said == "; ".join(f"{label} {value}" for label, value in zip(labels, values, strict=True))
+    assert said.startswith("KV cache size " + page.text_content("#out-total") + "; ")
+    assert page.locator("#results-said").aria_snapshot() == f"- status: {said}".replace("\u00a0", " ")
+    announced = announced_regions(page)
+    inside = set(page.eval_on_selector_all("#outputs [id]", "es => es.map((e) => e.id)"))
+    assert [region for region in announced if region in inside] == ["results-said"]
+    assert "OUTPUT" not in announced  # no value (the headline bar's included) is a region of its own
+    assert page.problems == []
+
+
+def test_a_plan_recompute_is_one_labelled_summary_too(page, server):
+    page.goto(server.url + "/plans/train/")
+    page.wait_for_function(PLAN_COMPUTED, timeout=PYTHON_READY_MS)
+    assert page.text_content("#results-said") == ""
+    page.fill("#in-L", "40")
+    page.wait_for_function("() => document.getElementById('results-said').dataset.said === '1'")
+    rows = page.eval_on_selector_all(
+        "#plan-results dl > .result",
+        "rs => rs.map((r) => `${r.querySelector('dt .label').textContent.trim()} ${r.querySelector('dd output').textContent.trim()}`)",
+    )
+    assert page.text_content("#results-said") == "; ".join(rows)
+    announced = announced_regions(page)
+    assert "results-said" in announced and not any(region.startswith("out-") for region in announced)
+    assert page.problems == []
