@@ -75,7 +75,7 @@ def python_ready(playwright, work: Path, site: Path, runs: int, link: Link, thro
 def _default_total() -> str:
     """/35/'s total at the defaults, as the build writes it into the page."""
     from site_builder.errors import Problems
-    from site_builder.load import load_all
+    from site_builder.load.load import load_all
     from site_builder.runtime.calculator import Calculator
 
     entry = next(e for e in load_all(ROOT / "entries", Problems()) if e.key == "35")

@@ -22,7 +22,7 @@ from pathlib import Path
 from benchmarks.common import CHROMIUM_ARGS, READY_MS, ROOT, percentiles
 from benchmarks.site_build import mkdocs_project
 from site_builder.errors import Problems
-from site_builder.load import load_all
+from site_builder.load.load import load_all
 
 STATEMENT = "derived from what is stored and per what."  # in entries/35-*.yaml's statement
 POLL_S = 0.005  # often enough to see the edit to 5 ms, rarely enough not to be the server's load

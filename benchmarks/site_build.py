@@ -12,7 +12,7 @@ from pathlib import Path
 
 from benchmarks.common import summary
 from site_builder.errors import Problems
-from site_builder.load import load_all
+from site_builder.load.load import load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 KATEX = ROOT / "node_modules" / "katex" / "dist"

@@ -312,13 +312,13 @@ class Entry:
 
     def presets(self, kind: str) -> Presets:
         """The presets of ``kind`` ("model", "hardware") that fill this entry."""
-        from . import fill as P
+        from .load import fill as P
 
         offered = P.offered(self.source, self._bank.preset_sources())
         return Presets(kind, [self._bank._preset(kind, p) for p in offered.get(kind, [])])
 
     def _filled(self, model: str | None, hardware: str | None, given: dict) -> tuple[dict, tuple]:
-        from . import fill as P
+        from .load import fill as P
 
         raw, used = {}, []
         for kind, wanted in (("model", model), ("hardware", hardware)):
@@ -542,7 +542,7 @@ class Bank:
 
     def entry(self, which) -> Entry:
         """Entry ``which``: a bank number (``35``, ``"35"``, ``"e35"``) or a toolkit id."""
-        from .load import entry_files, load_file
+        from .load.load import entry_files, load_file
 
         wanted = str(which).lstrip("e")
         if wanted in self._entries:
@@ -563,7 +563,7 @@ class Bank:
 
     def entries(self) -> list[Entry]:
         """Every entry, bank numbers first, then the toolkit."""
-        from .load import entry_files
+        from .load.load import entry_files
 
         ids = []
         for p in entry_files(self.entries_dir):
@@ -572,7 +572,7 @@ class Bank:
         return [self.entry(i) for i in ids]
 
     def preset_sources(self) -> dict:
-        from .presets import load_presets
+        from .load.presets import load_presets
 
         if self._presets is None:
             problems = Problems()

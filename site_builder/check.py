@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import replace
 
 from . import tolerance
-from .entry import Entry
 from .errors import Problems, shown
+from .load.entry import Entry
 from .runtime import units as unit_table
 from .runtime.calculator import Calculator, FormulaError, formula_problems
 from .runtime.domain import Domain, DomainError, Interval

@@ -264,8 +264,8 @@ def _notes(entry, presets: dict, inputs: dict) -> None:
 
 def _config_inputs(args, entry):
     """(path, reading, preset, inputs) a --config file fills, or an exit code after saying why."""
-    from .fill import filled as fill_from
-    from .preset_import import config_preset
+    from .load.fill import filled as fill_from
+    from .load.preset_import import config_preset
 
     reading = _read_config(args.config)
     if reading is None:
@@ -291,7 +291,7 @@ def _config_inputs(args, entry):
 
 def _variants(entry, preset, kept: dict) -> list[str]:
     """Which variant (choice input) a model selected and why, and which inputs take its counts."""
-    from .model_architecture import CHOICES, COUNTS
+    from .load.model_architecture import CHOICES, COUNTS
 
     kinds = {i.name: i.type for i in entry.inputs}
     out = []
@@ -362,7 +362,7 @@ def _line_of(text: str, key: str) -> int:
 
 
 def _import(args) -> int:
-    from .preset_import import slug, write_preset
+    from .load.preset_import import slug, write_preset
 
     reading = _read_config(args.config)
     if reading is None:
@@ -398,7 +398,7 @@ def _import(args) -> int:
 
 
 def _presets(args) -> int:
-    from . import presets as P
+    from .load import presets as P
     from .model_table import DOC, table
 
     problems = Problems()
@@ -415,7 +415,7 @@ def _presets(args) -> int:
 
 
 def _urls(args) -> int:
-    from .load import load_all
+    from .load.load import load_all
     from .urls import NETLIFY, netlify_with_aliases, plan_urls, url_map
 
     problems = Problems()

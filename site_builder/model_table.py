@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .model_architecture import UNTOLD_TYING, printed_bounds
+from .load.model_architecture import UNTOLD_TYING, printed_bounds
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "models.md"
 # Sources whose file is the released model's own: the configuration, the checkpoint's code.

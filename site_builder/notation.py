@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from . import markdown
-from .entry import Entry
+from .load.entry import Entry
 
 GREEK = frozenset(
     "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi rho "

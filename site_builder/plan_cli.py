@@ -10,10 +10,10 @@ from .errors import BuildFailed, Problems
 
 
 def compute_plan(args) -> int:
-    from .fill import filled
-    from .load import BANK_FILE, TOOLKIT_FILE, entry_files, load_file
+    from .load.fill import filled
+    from .load.load import BANK_FILE, TOOLKIT_FILE, entry_files, load_file
+    from .load.presets import load_presets
     from .plan_check import check_plan, load_plan, plan_files
-    from .presets import load_presets
     from .runtime.api import json_safe
     from .runtime.calculator import Calculator
     from .runtime.domain import DomainError
@@ -145,8 +145,8 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
     """The inputs --model / --hardware fill in a plan (the name=value arguments then override them)
     and the presets used, or None after printing the list asked for, or the ids that fill it when a
     name is unknown.  (An entry's are the Python API's: site_builder/api.py.)"""
-    from .fill import filled, offered
-    from .presets import load_presets
+    from .load.fill import filled, offered
+    from .load.presets import load_presets
 
     problems = Problems()
     found = load_presets(args.entries, problems)

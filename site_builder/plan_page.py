@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from . import dataflow
-from . import fill as preset_fill
+from .load import fill as preset_fill
 from .runtime.numbers import write_input
 from .runtime.page import KIND_LABELS, RESERVED
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 
-from .entry import Entry
-from .fill import filled, offers
-from .presets import Preset
+from .load.entry import Entry
+from .load.fill import filled, offers
+from .load.presets import Preset
 from .runtime.calculator import Calculator
 from .runtime.page import KIND_LABELS
 

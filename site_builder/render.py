@@ -16,15 +16,15 @@ from markupsafe import Markup, escape
 from . import markdown, notation, preset_table
 from .assets import Assets
 from .changes import atom_feed, change_log
-from .entry import PART_TITLES, Entry
 from .errata import errata
+from .load.entry import PART_TITLES, Entry
+from .load.versions import Versions, unversioned
 from .math import NotTypeset, Typeset
 from .results import Results
 from .runtime import page, units
 from .runtime.citation import book_bibtex, entry_citation
 from .runtime.numbers import reading, write_input
 from .spec import page_spec
-from .versions import Versions, unversioned
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .check import answer as solved
-from .entry import Entry
 from .errors import BuildFailed, Problems
+from .load.entry import Entry
 from .runtime.calculator import Calculator
 from .runtime.numbers import write_input
 from .runtime.solve import typed

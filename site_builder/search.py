@@ -15,7 +15,7 @@ import json
 import re
 
 from . import markdown, notation
-from .entry import Entry
+from .load.entry import Entry
 
 # Commands that lay math out or name an operation, not a symbol a reader would search for.
 _LAYOUT = {

@@ -336,8 +336,8 @@ def _sources(entries: Path, extra: list[Path] = ()) -> dict[Path, tuple]:
         *(ROOT / "templates").glob("*.html"),
         *(ROOT / "pyodide_app").glob("*"),
         *(ROOT / "site_builder").rglob("*.py"),
-        *(ROOT / "site_builder").glob("*.json"),
-        *(ROOT / "site_builder").glob("*.mjs"),
+        *(ROOT / "site_builder").rglob("*.json"),
+        *(ROOT / "site_builder").rglob("*.mjs"),
         NETLIFY,
     ]
     found = {}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from . import fill
-from .entry import Entry
-from .presets import devices as preset_devices
+from .load import fill
+from .load.entry import Entry
+from .load.presets import devices as preset_devices
 from .results import Results
 from .runtime import page
 

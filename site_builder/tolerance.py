@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .entry import Check
+from .load.entry import Check
 from .runtime.domain import Interval
 from .runtime.numbers import NumberError, read_exact, read_list, significant_digits
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import markdown, math, notation
-from .entry import Entry
 from .errors import Problems
+from .load.entry import Entry
 
 MARKED = "notation"  # TeX the build derives from an entry's own (notation.py): its errors are the source's
 

@@ -12,7 +12,7 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-from .entry import Entry
+from .load.entry import Entry
 
 ROOT = Path(__file__).resolve().parent.parent
 NETLIFY = ROOT / "netlify.toml"

@@ -76,7 +76,7 @@ def test_pages_carry_results_for_the_defaults(site, bank):
 def _cited_urls() -> set:
     """The sources presets and published cases cite: links a reader follows, never fetched by the page."""
     from site_builder.errors import Problems
-    from site_builder.presets import load_presets
+    from site_builder.load.presets import load_presets
 
     cited = {
         s.url for kind in load_presets(ENTRIES, Problems()).values() for p in kind.values() for s in p.sources.values()

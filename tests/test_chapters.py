@@ -12,7 +12,7 @@ from markupsafe import escape
 
 from site_builder.check import check_chapters
 from site_builder.errors import Problems
-from site_builder.load import CHAPTERS_FILE, load_chapters
+from site_builder.load.load import CHAPTERS_FILE, load_chapters
 from tests.support import ENTRIES
 
 RAW = yaml.safe_load((ENTRIES / CHAPTERS_FILE).read_text())
@@ -74,7 +74,7 @@ def test_a_part_that_disagrees_with_the_chapters_entries_is_named(tmp_path, bank
 
 def test_a_prompts_unknown_entry_is_named_at_its_own_line(tmp_path, bank):
     from site_builder.check import check_synthesis
-    from site_builder.load import load_synthesis
+    from site_builder.load.load import load_synthesis
 
     entries, _ = bank
     text = "intro: x\nprompts:\n  - id: S9\n    text: t\n    groups:\n      - label: a\n        entries: [1]\n"
@@ -123,7 +123,7 @@ def test_entry_pages_the_index_and_case_sources_say_what_a_chapter_covers(site, 
 
 @pytest.mark.node
 def test_synthesis_lists_each_prompts_entries_in_order_and_s4_by_its_four_budgets(site):
-    from site_builder.load import load_synthesis
+    from site_builder.load.load import load_synthesis
 
     prompts, _ = load_synthesis(ENTRIES, Problems())
     html = (site / "synthesis" / "index.html").read_text()
@@ -151,7 +151,7 @@ def test_synthesis_lists_each_prompts_entries_in_order_and_s4_by_its_four_budget
 
 
 def test_a_prompt_with_both_entries_and_groups_is_refused(tmp_path):
-    from site_builder.load import load_synthesis
+    from site_builder.load.load import load_synthesis
 
     (tmp_path / "_synthesis.yaml").write_text(
         "intro: x\nprompts:\n  - id: S9\n    text: t\n    entries: [1]\n    groups: [{label: a, entries: [1]}]\n"

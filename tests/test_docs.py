@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from site_builder.load import schema
+from site_builder.load.load import schema
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "entry-format.md"
 SECTIONS = {

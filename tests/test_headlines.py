@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from site_builder.entry import KINDS
-from site_builder.load import schema
+from site_builder.load.entry import KINDS
+from site_builder.load.load import schema
 from tests.support import load_bank
 
 ENTRIES = load_bank()[0]

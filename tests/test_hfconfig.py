@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems
+from site_builder.load import presets as P
 from site_builder.runtime import architecture as A
 from site_builder.runtime import hfconfig as H
 from tests.support import ENTRIES
@@ -337,7 +337,7 @@ def test_olmo2_config_counts_its_full_query_and_key_norms():
 
 def test_an_imported_multi_query_config_stays_multi_query(tmp_path):
     """One key-value head is written down (the loader derives mqa from it), not dropped as if derived."""
-    from site_builder.preset_import import write_preset
+    from site_builder.load.preset_import import write_preset
 
     falcon = {"model_type": "falcon", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4}
     falcon.update(multi_query=True, parallel_attn=True, bias=False, vocab_size=100)
@@ -367,8 +367,8 @@ COUNTED = [p.stem for p in FILES if H.read_config(p.read_text()).architecture is
 @pytest.mark.parametrize("name", COUNTED)
 def test_an_imported_preset_is_counted_as_its_config(name, tmp_path):
     """The presets' own path (preset file -> model_architecture -> the one count) gives the config's count."""
-    from site_builder.model_architecture import architecture
-    from site_builder.preset_import import write_preset
+    from site_builder.load.model_architecture import architecture
+    from site_builder.load.preset_import import write_preset
 
     reading = H.read_config((CONFIGS / f"{name}.json").read_text())
     url = f"https://huggingface.co/{name}/blob/main/config.json"

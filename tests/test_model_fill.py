@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from site_builder import fill as F
-from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems
+from site_builder.load import fill as F
+from site_builder.load import presets as P
 from site_builder.runtime.calculator import Calculator
 from tests.support import ENTRIES, load_bank
 

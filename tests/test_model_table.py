@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems
-from site_builder.model_architecture import printed_bounds
+from site_builder.load import presets as P
+from site_builder.load.model_architecture import printed_bounds
 from site_builder.model_table import DOC, table
 from tests.support import ENTRIES
 

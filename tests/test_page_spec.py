@@ -13,7 +13,7 @@ import pytest
 
 from site_builder.cli import main
 from site_builder.errors import shown
-from site_builder.load import _PATTERN_HINTS, schema
+from site_builder.load.load import _PATTERN_HINTS, schema
 from site_builder.runtime import api, page
 from site_builder.runtime.numbers import FORMAT_PATTERN, FORMATS, NUMERIC, split_format
 

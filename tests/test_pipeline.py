@@ -11,9 +11,9 @@ import pytest
 from site_builder import bank
 from site_builder.errors import BuildFailed, Problems
 from site_builder.incremental import Site
-from site_builder.load import load_chapters, load_synthesis
+from site_builder.load.load import load_chapters, load_synthesis
+from site_builder.load.presets import load_presets
 from site_builder.math import Typeset
-from site_builder.presets import load_presets
 from site_builder.results import results
 from site_builder.runtime import solve as solve_module
 from tests.support import ENTRIES

@@ -13,7 +13,7 @@ import derivation_bank as bank_api
 from site_builder import preset_table
 from site_builder.cli import main
 from site_builder.errors import Problems
-from site_builder.presets import load_presets
+from site_builder.load.presets import load_presets
 from tests.support import ENTRIES, load_bank
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import fill as F
-from site_builder import presets as P
 from site_builder.cli import main
 from site_builder.errors import Problems, shown
+from site_builder.load import fill as F
+from site_builder.load import presets as P
 from site_builder.runtime.calculator import Calculator
 from tests.support import ENTRIES, ROOT, load_bank
 
@@ -125,7 +125,7 @@ def test_a_preset_is_offered_only_where_it_has_every_required_field(bank_and_pre
 
 
 def test_a_mapping_converts_units_without_retyping(bank_and_presets):
-    from site_builder.entry import Fill
+    from site_builder.load.entry import Fill
 
     _, presets = bank_and_presets
     h100 = presets["hardware"]["h100-sxm"]
@@ -179,7 +179,7 @@ def test_docs_list_every_field():
 
 def test_a_byte_target_equal_to_a_devices_printed_memory_says_what_it_holds_as_built():
     """From the presets' own memory (as built) and memory_marketed (as printed), never typed here."""
-    from site_builder.presets import Preset, Value, devices
+    from site_builder.load.presets import Preset, Value, devices
     from site_builder.runtime import page
 
     def device(id, name, built, marketed):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from site_builder import fill as F
-from site_builder import presets as P
 from site_builder.errors import Problems
+from site_builder.load import fill as F
+from site_builder.load import presets as P
 from tests.support import ENTRIES, load_bank
 
 BANK, _ = load_bank()

@@ -12,8 +12,8 @@ import pytest
 
 from site_builder import stdlib
 from site_builder.errors import Problems
-from site_builder.fill import filled
-from site_builder.presets import load_presets
+from site_builder.load.fill import filled
+from site_builder.load.presets import load_presets
 from site_builder.runtime import plan as runtime_plan
 from site_builder.runtime.calculator import ALLOWED_IMPORTS
 from tests.support import ENTRIES, ROOT

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from site_builder import tolerance
-from site_builder.entry import Check
+from site_builder.load.entry import Check
 from site_builder.runtime.calculator import Calculator, formula_problems
 from site_builder.runtime.domain import Domain, DomainError, Interval
 from site_builder.runtime.numbers import NumberError, format_value, read_exact, read_list, reading, write_input

@@ -8,9 +8,9 @@ import dataclasses
 from pathlib import Path
 
 from site_builder.errors import Problems
-from site_builder.load import load_all
-from site_builder.presets import load_presets
-from site_builder.versions import check_versions, fingerprint, load_versions
+from site_builder.load.load import load_all
+from site_builder.load.presets import load_presets
+from site_builder.load.versions import check_versions, fingerprint, load_versions
 from tests.support import ENTRIES
 
 VERSIONED = Path(__file__).parent / "versioned_entries"
@@ -100,7 +100,7 @@ def test_a_changed_preset_needs_a_new_version():
 
 def test_every_plan_is_versioned_and_a_changed_default_needs_a_new_version_and_a_label_does_not():
     from site_builder import bank
-    from site_builder.versions import flow, plan_fingerprint
+    from site_builder.load.versions import flow, plan_fingerprint
 
     problems = Problems()
     checked = bank.gather(ENTRIES, problems, steps=bank.CHECKS)

@@ -110,7 +110,7 @@ class Source(TypedDict):
 
 
 class Preset(TypedDict):
-    """A model or an accelerator that fills this entry's inputs (site_builder.fill.spec)."""
+    """A model or an accelerator that fills this entry's inputs (site_builder.load.fill.spec)."""
 
     id: str
     name: str
@@ -135,7 +135,7 @@ class Meta(TypedDict):
     url: str
     version: str  # the build's: a digest of the sources and files
     date: str
-    entry_version: int  # the entry's own version (site_builder.versions)
+    entry_version: int  # the entry's own version (site_builder.load.versions)
     release: int  # the site's release number
 
 

@@ -21,9 +21,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import Problems
+from ..runtime.calculator import Calculator
 from .entry import Entry, Where
-from .errors import Problems
-from .runtime.calculator import Calculator
 from .yamlfile import Tree as _Tree
 from .yamlfile import compose
 

@@ -13,8 +13,10 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from ..errors import Problems
+from ..runtime import page
+from ..runtime.numbers import NumberError, read_exact, write_input
 from .entry import Where
-from .errors import Problems
 from .model_architecture import (
     CHOICES,
     COUNTS,
@@ -26,8 +28,6 @@ from .model_architecture import (
     counts,
     missing,
 )
-from .runtime import page
-from .runtime.numbers import NumberError, read_exact, write_input
 from .yamlfile import Tree, compose, read_schema, schema_errors
 
 SCHEMA_PATH = Path(__file__).with_name("preset.schema.json")

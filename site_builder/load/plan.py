@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..runtime import page
 from .entry import Case, Fill, Input, Located, Output, Where
-from .runtime import page
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from .cache import Cache, key
-from .errors import Problems
+from ..cache import Cache, key
+from ..errors import Problems
 
 if TYPE_CHECKING:
     import jsonschema

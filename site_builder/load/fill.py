@@ -14,11 +14,11 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+from ..errors import Problems
+from ..runtime import page
+from ..runtime.numbers import write_input
 from .entry import Entry, Fill, Where
-from .errors import Problems
 from .presets import KINDS, Preset, fields, load_presets
-from .runtime import page
-from .runtime.numbers import write_input
 
 __all__ = ["Fill", "read", "offers", "fill_value", "filled", "offered", "spec", "check_fill", "resolve_case_presets"]
 

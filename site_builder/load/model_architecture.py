@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from .runtime.architecture import (
+from ..runtime.architecture import (
     Architecture,
     ArchitectureError,
     Attention,
@@ -21,7 +21,7 @@ from .runtime.architecture import (
     Norms,
     count,
 )
-from .runtime.numbers import significant_digits
+from ..runtime.numbers import significant_digits
 
 # Fields an architecture cannot be counted without (a dense feed-forward or an expert width besides).
 NEEDED = ("layers", "d_model", "heads", "vocab", "ffn_kind", "norm")
@@ -149,7 +149,7 @@ def counts(values: dict) -> dict[str, int]:
 
 def printed_bounds(printed, digits: int | None = None) -> tuple[float, float]:
     """The values a card's figure stands for: '46.7B' admits [46.65e9, 46.75e9]."""
-    from .runtime.numbers import read_exact
+    from ..runtime.numbers import read_exact
 
     text = str(printed)
     value = float(read_exact(text))

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import yaml
 
+from ..errors import Problems
+from ..runtime import page
+from ..runtime.numbers import FORMATS
 from . import fill, yamlfile
 from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Input, Output, Plot, Synthesis, Where
-from .errors import Problems
-from .runtime import page
-from .runtime.numbers import FORMATS
 from .yamlfile import LOADER, Tree, compose, read_schema
 
 SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")

@@ -14,12 +14,12 @@ import re
 import tempfile
 from pathlib import Path
 
-from .errors import Problems
+from ..errors import Problems
+from ..runtime.hfconfig import Reading
 from .model_architecture import COUNTS
 from .presets import Preset, fields, load_preset
-from .runtime.hfconfig import Reading
 
-HEADER = "# yaml-language-server: $schema=../../../site_builder/preset.schema.json\n"
+HEADER = "# yaml-language-server: $schema=../../../site_builder/load/preset.schema.json\n"
 
 
 def slug(text: str) -> str:

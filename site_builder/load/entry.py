@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .runtime import page
-from .runtime.numbers import NUMERIC, split_format
+from ..runtime import page
+from ..runtime.numbers import NUMERIC, split_format
 
 PART_TITLES = {"I": "Foundations", "II": "The Classical Era", "III": "The Modern Era"}
 

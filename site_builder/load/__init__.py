@@ -1,0 +1,1 @@
+"""Loading: YAML files held to their schemas, read into typed entries, presets, fills, plans and versions."""
