@@ -14,14 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import check_chapters, check_entry, check_feeds, check_ids, check_synthesis
+from .check.check import check_chapters, check_entry, check_feeds, check_ids, check_synthesis
+from .check.plan_check import load_plans
 from .errors import BuildFailed, Problems
 from .load.fill import check_fill, resolve_case_presets
 from .load.load import entry_files, load_chapters, load_file, load_synthesis, order
 from .load.presets import load_presets
 from .load.versions import Versions, check_versions, load_versions, unversioned
 from .math import Typeset
-from .plan_check import load_plans
 from .typeset import typeset_bank
 
 

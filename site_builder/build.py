@@ -20,9 +20,9 @@ from . import offline, preset_table, search, stdlib, xz
 from .assets import assets, digest, package_version, static, vendored
 from .bank import Bank, assemble
 from .cache import Cache, key
+from .check.plan_check import plan_files as plan_sources
 from .load.entry import Entry
 from .load.presets import preset_files
-from .plan_check import plan_files as plan_sources
 from .plan_page import plan_files
 from .render import Renderer
 from .results import Results, results

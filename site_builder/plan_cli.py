@@ -10,10 +10,10 @@ from .errors import BuildFailed, Problems
 
 
 def compute_plan(args) -> int:
+    from .check.plan_check import check_plan, load_plan, plan_files
     from .load.fill import filled
     from .load.load import BANK_FILE, TOOLKIT_FILE, entry_files, load_file
     from .load.presets import load_presets
-    from .plan_check import check_plan, load_plan, plan_files
     from .runtime.api import json_safe
     from .runtime.calculator import Calculator
     from .runtime.domain import DomainError

@@ -81,7 +81,7 @@ def _cited_urls() -> set:
     cited = {
         s.url for kind in load_presets(ENTRIES, Problems()).values() for p in kind.values() for s in p.sources.values()
     }
-    from site_builder.plan_check import load_plan, plan_files
+    from site_builder.check.plan_check import load_plan, plan_files
 
     plans = [load_plan(path, Problems()) for path in plan_files(ENTRIES)]
     in_plans = {c.citation["url"] for plan in plans for c in plan.cases if c.citation}

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from markupsafe import escape
 
-from site_builder.check import check_chapters
+from site_builder.check.check import check_chapters
 from site_builder.errors import Problems
 from site_builder.load.load import CHAPTERS_FILE, load_chapters
 from tests.support import ENTRIES
@@ -73,7 +73,7 @@ def test_a_part_that_disagrees_with_the_chapters_entries_is_named(tmp_path, bank
 
 
 def test_a_prompts_unknown_entry_is_named_at_its_own_line(tmp_path, bank):
-    from site_builder.check import check_synthesis
+    from site_builder.check.check import check_synthesis
     from site_builder.load.load import load_synthesis
 
     entries, _ = bank

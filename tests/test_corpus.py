@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder import tolerance
-from site_builder.check import reproduce
+from site_builder.check import tolerance
+from site_builder.check.check import reproduce
 from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()

@@ -11,13 +11,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from site_builder.check import check_entry
+from site_builder.check.check import check_entry
+from site_builder.check.plan_check import load_plans
 from site_builder.cli import main
 from site_builder.errors import Problems, shown
 from site_builder.load.fill import filled
 from site_builder.load.load import load_all
 from site_builder.load.presets import load_presets
-from site_builder.plan_check import load_plans
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.plan import PlanCalculator
 from site_builder.runtime.solve import solve

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from site_builder import tolerance
+from site_builder.check import tolerance
 from site_builder.load.entry import Check
 from site_builder.runtime.calculator import Calculator, formula_problems
 from site_builder.runtime.domain import Domain, DomainError, Interval

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from site_builder.check import check_feed_units
+from site_builder.check.check import check_feed_units
 from site_builder.errors import Problems
 from site_builder.runtime import units
 from site_builder.runtime.solve import solve

@@ -13,15 +13,15 @@ import weakref
 from collections import Counter
 from dataclasses import replace
 
+from ..errors import Problems, shown
+from ..load.entry import Entry
+from ..runtime import units as unit_table
+from ..runtime.calculator import Calculator, FormulaError, formula_problems
+from ..runtime.domain import Domain, DomainError, Interval
+from ..runtime.numbers import NUMERIC, NumberError, split_format
+from ..runtime.page import RESERVED, feed_query
+from ..runtime.solve import solve
 from . import tolerance
-from .errors import Problems, shown
-from .load.entry import Entry
-from .runtime import units as unit_table
-from .runtime.calculator import Calculator, FormulaError, formula_problems
-from .runtime.domain import Domain, DomainError, Interval
-from .runtime.numbers import NUMERIC, NumberError, split_format
-from .runtime.page import RESERVED, feed_query
-from .runtime.solve import solve
 from .timelimit import FormulaTimeout, time_limit
 
 LIST_ONLY = ("length", "integer_elements", "sum")

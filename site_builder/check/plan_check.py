@@ -9,19 +9,19 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from ..errors import Problems
+from ..load.entry import Case, Check, Input, Output, Where
+from ..load.fill import filled, offered, resolve_case_presets
+from ..load.fill import read as read_fill
+from ..load.plan import Plan, PlanOutput, Step
+from ..load.presets import fields
+from ..load.yamlfile import Tree as _Tree
+from ..load.yamlfile import compose, schema_errors
+from ..runtime import units as unit_table
+from ..runtime.domain import Domain, DomainError
+from ..runtime.page import RESERVED
+from ..runtime.plan import PlanCalculator
 from .check import _check_cases, _dimension_words
-from .errors import Problems
-from .load.entry import Case, Check, Input, Output, Where
-from .load.fill import filled, offered, resolve_case_presets
-from .load.fill import read as read_fill
-from .load.plan import Plan, PlanOutput, Step
-from .load.presets import fields
-from .load.yamlfile import Tree as _Tree
-from .load.yamlfile import compose, schema_errors
-from .runtime import units as unit_table
-from .runtime.domain import Domain, DomainError
-from .runtime.page import RESERVED
-from .runtime.plan import PlanCalculator
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "load" / "plan.schema.json"
 FOLDER = "plans"

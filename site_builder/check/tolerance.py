@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .load.entry import Check
-from .runtime.domain import Interval
-from .runtime.numbers import NumberError, read_exact, read_list, significant_digits
+from ..load.entry import Check
+from ..runtime.domain import Interval
+from ..runtime.numbers import NumberError, read_exact, read_list, significant_digits
 
 FLOAT_NOISE = 1e-9
 
