@@ -1,6 +1,6 @@
 // An entry's symbols: a symbol in the statement and the input or result it names highlight each
 // other, on hover and on focus.  The build marks each such symbol (data-sym="<field name>", see
-// site_builder/notation.py); here each becomes focusable, and what is highlighted is announced.
+// site_builder/tex/notation.py); here each becomes focusable, and what is highlighted is announced.
 const HIGHLIGHT = "sym-hl";
 
 export function setupNotation() {

@@ -21,8 +21,8 @@ from .load.fill import check_fill, resolve_case_presets
 from .load.load import entry_files, load_chapters, load_file, load_synthesis, order
 from .load.presets import load_presets
 from .load.versions import Versions, check_versions, load_versions, unversioned
-from .math import Typeset
-from .typeset import typeset_bank
+from .tex.math import Typeset
+from .tex.typeset import typeset_bank
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pathlib import Path
 from .bank import Bank, assemble, rebuild
 from .build import site_files, source_date, write_file, write_site
 from .errors import BuildFailed, Problems
-from .typeset import typeset_bank
+from .tex.typeset import typeset_bank
 
 
 def url_of(path: str) -> str:

@@ -13,18 +13,19 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from . import markdown, notation, preset_table
+from . import preset_table
 from .assets import Assets
 from .changes import atom_feed, change_log
 from .errata import errata
 from .load.entry import PART_TITLES, Entry
 from .load.versions import Versions, unversioned
-from .math import NotTypeset, Typeset
 from .results import Results
 from .runtime import page, units
 from .runtime.citation import book_bibtex, entry_citation
 from .runtime.numbers import reading, write_input
 from .spec import page_spec
+from .tex import markdown, notation
+from .tex.math import NotTypeset, Typeset
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 

@@ -445,9 +445,9 @@ def _restart(httpd: QuietServer, entries: Path, out: Path, port: int, changed: s
 
 def serve(entries: Path, out: Path, port: int) -> int:
     """Build, serve on 127.0.0.1:port, rebuild whenever a source changes; Ctrl-C stops."""
-    from . import katex_process
     from .errors import BuildFailed
     from .incremental import Site
+    from .tex import katex_process
 
     # The server's threads answer a reloading page while the rest of the site is rebuilt: let them
     # take the interpreter every 1 ms rather than every 5 (the page's files then come at once).

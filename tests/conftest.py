@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import math as katex
 from site_builder.build import build, write_site
+from site_builder.tex import math as katex
 from tests.browsing import SLOW_ENTRIES, serve_built
 from tests.support import CHROMIUM_ARGS, ENTRIES, load_bank, refused
 

@@ -10,9 +10,9 @@ from urllib.parse import urldefrag, urlsplit
 import pytest
 from markupsafe import escape
 
-from site_builder import markdown
 from site_builder.build import build
 from site_builder.cli import main
+from site_builder.tex import markdown
 from site_builder.urls import site_url
 from tests.support import ENTRIES, load_bank
 

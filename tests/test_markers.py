@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import math as katex
+from site_builder.tex import math as katex
 from tests.support import refused
 
 TESTS = Path(__file__).resolve().parent

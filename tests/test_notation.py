@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from site_builder import markdown, notation
 from site_builder.search import index_documents
+from site_builder.tex import markdown, notation
 from tests.support import load_bank
 
 

@@ -13,9 +13,9 @@ from site_builder.errors import BuildFailed, Problems
 from site_builder.incremental import Site
 from site_builder.load.load import load_chapters, load_synthesis
 from site_builder.load.presets import load_presets
-from site_builder.math import Typeset
 from site_builder.results import results
 from site_builder.runtime import solve as solve_module
+from site_builder.tex.math import Typeset
 from tests.support import ENTRIES
 
 FIXTURES = sorted(p for p in (Path(__file__).parent / "bad_entries").iterdir() if p.is_dir())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from site_builder import markdown, math
-from site_builder.typeset import marked
+from site_builder.tex import markdown, math
+from site_builder.tex.typeset import marked
 
 
 def test_a_fragment_never_typeset_is_named_with_its_cure():

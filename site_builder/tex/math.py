@@ -15,9 +15,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cache import Cache, key
+from ..cache import Cache, key
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("katex.mjs")
 
 

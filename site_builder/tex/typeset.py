@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import Problems
+from ..load.entry import Entry
 from . import markdown, math, notation
-from .errors import Problems
-from .load.entry import Entry
 
 MARKED = "notation"  # TeX the build derives from an entry's own (notation.py): its errors are the source's
 

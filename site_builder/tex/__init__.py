@@ -1,0 +1,1 @@
+"""Typesetting: KaTeX in Node, statement Markdown, the notation's symbols, TeX errors at their line."""
