@@ -1,4 +1,4 @@
-// Pyodide's memory snapshot as the build stores it (site_builder/stdlib.py): gzipped, and
+// Pyodide's memory snapshot as the build stores it (site_builder/ship/stdlib.py): gzipped, and
 // inside, the memory without its empty pages.  The host sends it with Content-Encoding: gzip,
 // so the browser unzips it as it downloads; if a host sent it as stored, it is unzipped here.
 

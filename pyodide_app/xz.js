@@ -1,5 +1,5 @@
 // Pyodide's two big files, fetched xz-compressed and decoded in this worker as they arrive
-// (3.5 MB, against 6.4 MB as hosts send them; see site_builder/xz.py).  Pyodide fetches its
+// (3.5 MB, against 6.4 MB as hosts send them; see site_builder/ship/xz.py).  Pyodide fetches its
 // files itself, so while it boots, this worker's fetch answers those URLs with the decoded
 // bytes.  If a .xz cannot be had, the request goes out as it was.
 //

@@ -16,8 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import offline, preset_table, search, stdlib, xz
-from .assets import assets, digest, package_version, static, vendored
+from . import preset_table, search
 from .bank import Bank, assemble
 from .cache import Cache, key
 from .check.plan_check import plan_files as plan_sources
@@ -26,6 +25,8 @@ from .load.presets import preset_files
 from .plan_page import plan_files
 from .render import Renderer
 from .results import Results, results
+from .ship import offline, stdlib, xz
+from .ship.assets import assets, digest, package_version, static, vendored
 from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent

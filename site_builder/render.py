@@ -14,7 +14,6 @@ from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, Stric
 from markupsafe import Markup, escape
 
 from . import preset_table
-from .assets import Assets
 from .changes import atom_feed, change_log
 from .errata import errata
 from .load.entry import PART_TITLES, Entry
@@ -23,6 +22,7 @@ from .results import Results
 from .runtime import page, units
 from .runtime.citation import book_bibtex, entry_citation
 from .runtime.numbers import reading, write_input
+from .ship.assets import Assets
 from .spec import page_spec
 from .tex import markdown, notation
 from .tex.math import NotTypeset, Typeset

@@ -151,7 +151,7 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
         changed = dict(files)
         page_35 = "35/index.html"
         changed[page_35] = files[page_35].replace(b"<h1>KV cache size</h1>", b"<h1>KV cache size (revised)</h1>")
-        from site_builder import offline
+        from site_builder.ship import offline
 
         changed["sw.js"] = offline.service_worker({k: v for k, v in changed.items() if k != "sw.js"})
         write_site(changed, out)

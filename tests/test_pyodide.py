@@ -15,10 +15,10 @@ import subprocess
 
 import pytest
 
-from site_builder import stdlib
 from site_builder.runtime import api as runtime_api
 from site_builder.runtime.api import run_json, solve_json
 from site_builder.runtime.calculator import ALLOWED_IMPORTS
+from site_builder.ship import stdlib
 from tests.support import ROOT, load_bank
 
 pytestmark = pytest.mark.node  # Pyodide runs in Node, and some tests read the built site
@@ -234,7 +234,7 @@ def test_solving_is_quick_in_pyodide(pyodide_results):
 
 
 def test_the_pages_decode_the_xz_files_the_build_stores(site):
-    """Far pages fetch Pyodide's WebAssembly and the start-up stdlib xz-compressed (site_builder/xz.py):
+    """Far pages fetch Pyodide's WebAssembly and the start-up stdlib xz-compressed (site_builder/ship/xz.py):
     the decoder the worker imports gives back every byte, and they are well under what hosts send."""
     import gzip
 

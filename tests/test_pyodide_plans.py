@@ -10,12 +10,12 @@ import subprocess
 
 import pytest
 
-from site_builder import stdlib
 from site_builder.errors import Problems
 from site_builder.load.fill import filled
 from site_builder.load.presets import load_presets
 from site_builder.runtime import plan as runtime_plan
 from site_builder.runtime.calculator import ALLOWED_IMPORTS
+from site_builder.ship import stdlib
 from tests.support import ENTRIES, ROOT
 from tests.test_plans import _bank
 from tests.test_pyodide import WAYS, _same_data

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "pyodide_app"
-RUNTIME = Path(__file__).resolve().parent / "runtime"
+RUNTIME = Path(__file__).resolve().parents[1] / "runtime"
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 WORKBOX_MODULES = ("workbox-core", "workbox-precaching", "workbox-routing", "workbox-strategies")

@@ -19,12 +19,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from ..cache import FOLDER, key
+from ..runtime.calculator import ALLOWED_IMPORTS
 from .assets import NODE_MODULES, RUNTIME, package_version
-from .cache import FOLDER, key
-from .runtime.calculator import ALLOWED_IMPORTS
 
 SCRIPT = Path(__file__).with_name("stdlib.mjs")
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class StdlibFailed(RuntimeError):

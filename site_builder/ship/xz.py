@@ -14,7 +14,7 @@ import lzma
 import os
 from pathlib import Path
 
-from .cache import FOLDER, key
+from ..cache import FOLDER, key
 
 MAX_DICT = 1 << 26
 
