@@ -16,18 +16,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import preset_table, search
+from . import preset_table
 from .bank import Bank, assemble
 from .cache import Cache, key
 from .check.plan_check import plan_files as plan_sources
 from .load.entry import Entry
 from .load.presets import preset_files
-from .plan_page import plan_files
-from .render import Renderer
-from .results import Results, results
+from .pages import search
+from .pages.plan_page import plan_files
+from .pages.render import Renderer
+from .pages.results import Results, results
+from .pages.urls import aliases, site_url
 from .ship import offline, stdlib, xz
 from .ship.assets import assets, digest, package_version, static, vendored
-from .urls import aliases, site_url
 
 ROOT = Path(__file__).resolve().parent.parent
 

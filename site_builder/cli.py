@@ -399,7 +399,7 @@ def _import(args) -> int:
 
 def _presets(args) -> int:
     from .load import presets as P
-    from .model_table import DOC, table
+    from .pages.model_table import DOC, table
 
     problems = Problems()
     found = P.load_presets(args.entries, problems)
@@ -416,7 +416,7 @@ def _presets(args) -> int:
 
 def _urls(args) -> int:
     from .load.load import load_all
-    from .urls import NETLIFY, netlify_with_aliases, plan_urls, url_map
+    from .pages.urls import NETLIFY, netlify_with_aliases, plan_urls, url_map
 
     problems = Problems()
     entries = load_all(args.entries, problems)

@@ -25,7 +25,7 @@ import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .urls import NETLIFY
+from .pages.urls import NETLIFY
 
 ROOT = Path(__file__).resolve().parent.parent
 TYPES = {

@@ -12,8 +12,8 @@ from markupsafe import escape
 
 from site_builder.build import build
 from site_builder.cli import main
+from site_builder.pages.urls import site_url
 from site_builder.tex import markdown
-from site_builder.urls import site_url
 from tests.support import ENTRIES, load_bank
 
 TEXT_SUFFIXES = {".html", ".css", ".js", ".mjs", ".py", ".json", ".svg", ".txt", ".xml", ".webmanifest"}

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from site_builder.changes import ATOM, atom_feed, change_log
-from site_builder.errata import errata
 from site_builder.errors import Problems
 from site_builder.load.load import load_all
 from site_builder.load.versions import load_versions
+from site_builder.pages.changes import ATOM, atom_feed, change_log
+from site_builder.pages.errata import errata
 from tests.support import ENTRIES
 
 VERSIONED = Path(__file__).parent / "versioned_entries"

@@ -9,7 +9,7 @@ from site_builder.cli import main
 from site_builder.errors import Problems
 from site_builder.load import presets as P
 from site_builder.load.model_architecture import printed_bounds
-from site_builder.model_table import DOC, table
+from site_builder.pages.model_table import DOC, table
 from tests.support import ENTRIES
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from site_builder.search import index_documents
+from site_builder.pages.search import index_documents
 from site_builder.tex import markdown, notation
 from tests.support import load_bank
 

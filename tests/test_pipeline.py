@@ -13,7 +13,7 @@ from site_builder.errors import BuildFailed, Problems
 from site_builder.incremental import Site
 from site_builder.load.load import load_chapters, load_synthesis
 from site_builder.load.presets import load_presets
-from site_builder.results import results
+from site_builder.pages.results import results
 from site_builder.runtime import solve as solve_module
 from site_builder.tex.math import Typeset
 from tests.support import ENTRIES

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from site_builder import search
 from site_builder.errors import Problems
 from site_builder.load.load import load_chapters
+from site_builder.pages import search
 from tests.support import ENTRIES
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "search-queries.yaml").read_text())

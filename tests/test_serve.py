@@ -230,8 +230,10 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(tmp_path):
         until("serving ")
         assert "Compute it in your browser." in served()
         time.sleep(0.05)  # a later modification time than the one serve saw at start
-        _edit(project / "site_builder" / "render.py", "Compute it in your browser.", "Compute it with new code.")
-        until("restarted with the new code of site_builder/render.py")
+        _edit(
+            project / "site_builder" / "pages" / "render.py", "Compute it in your browser.", "Compute it with new code."
+        )
+        until("restarted with the new code of site_builder/pages/render.py")
         until("serving ")
         assert "Compute it with new code." in served()
     finally:

@@ -258,7 +258,7 @@ class Entry(Located):
         return (question["output"],) if question and question.get("output") else (self.outputs[0].name,)
 
     def spec(self) -> page.Spec:
-        """What the calculator needs (the page's spec adds the rest: ``site_builder.spec``)."""
+        """What the calculator needs (the page's spec adds the rest: ``site_builder.pages.spec``)."""
         return {
             "id": self.key,
             "formula": self.formula,

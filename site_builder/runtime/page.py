@@ -1,7 +1,7 @@
 """The page spec: the JSON an entry page carries for the browser, defined once.
 
 Standard library only: shipped to the browser.  The build makes a spec with
-``site_builder.spec.page_spec``; the page reads it from ``<script id="entry-spec">``; the
+``site_builder.pages.spec.page_spec``; the page reads it from ``<script id="entry-spec">``; the
 worker's ``api.load`` compiles its formula.  Names are the entry YAML's own
 (a plot's ``from`` and ``to``), so an author, the build and the browser say the same thing.
 

@@ -13,26 +13,26 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from . import preset_table
+from .. import preset_table
+from ..load.entry import PART_TITLES, Entry
+from ..load.versions import Versions, unversioned
+from ..runtime import page, units
+from ..runtime.citation import book_bibtex, entry_citation
+from ..runtime.numbers import reading, write_input
+from ..ship.assets import Assets
+from ..tex import markdown, notation
+from ..tex.math import NotTypeset, Typeset
 from .changes import atom_feed, change_log
 from .errata import errata
-from .load.entry import PART_TITLES, Entry
-from .load.versions import Versions, unversioned
 from .results import Results
-from .runtime import page, units
-from .runtime.citation import book_bibtex, entry_citation
-from .runtime.numbers import reading, write_input
-from .ship.assets import Assets
 from .spec import page_spec
-from .tex import markdown, notation
-from .tex.math import NotTypeset, Typeset
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 def _bytecode_cache() -> FileSystemBytecodeCache | None:
     """Compiled templates, kept with the other derived artefacts (Jinja checks each against its source)."""
-    from .cache import FOLDER
+    from ..cache import FOLDER
 
     try:
         (FOLDER / "jinja").mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .load.entry import Case, Check, Entry
+from ..load.entry import Case, Check, Entry
 
 
 @dataclass(frozen=True)

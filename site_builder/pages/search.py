@@ -14,8 +14,8 @@ import functools
 import json
 import re
 
-from .load.entry import Entry
-from .tex import markdown, notation
+from ..load.entry import Entry
+from ..tex import markdown, notation
 
 # Commands that lay math out or name an operation, not a symbol a reader would search for.
 _LAYOUT = {

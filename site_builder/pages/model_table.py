@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .load.model_architecture import UNTOLD_TYING, printed_bounds
+from ..load.model_architecture import UNTOLD_TYING, printed_bounds
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "models.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "models.md"
 # Sources whose file is the released model's own: the configuration, the checkpoint's code.
 OFFICIAL = ("config", "code", "hf")
 

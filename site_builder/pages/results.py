@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .check.check import answer as solved
-from .check.timelimit import FormulaTimeout, time_limit
-from .errors import BuildFailed, Problems
-from .load.entry import Entry
-from .runtime.calculator import Calculator
-from .runtime.numbers import write_input
-from .runtime.solve import typed
+from ..check.check import answer as solved
+from ..check.timelimit import FormulaTimeout, time_limit
+from ..errors import BuildFailed, Problems
+from ..load.entry import Entry
+from ..runtime.calculator import Calculator
+from ..runtime.numbers import write_input
+from ..runtime.solve import typed
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import tomllib
 from functools import lru_cache
 from pathlib import Path
 
-from .load.entry import Entry
+from ..load.entry import Entry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NETLIFY = ROOT / "netlify.toml"
 PAGES = ("/", "/chapters/", "/toolkit/", "/synthesis/", "/about/", "/changes/", "/errata/", "/notation/", "/404.html")
 FEEDS = ("/changes.atom",)

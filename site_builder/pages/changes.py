@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from .load.entry import Entry
-from .load.versions import Release, Version, Versions
+from ..load.entry import Entry
+from ..load.versions import Release, Version, Versions
 
 ATOM = "http://www.w3.org/2005/Atom"
 FEED_PATH = "changes.atom"

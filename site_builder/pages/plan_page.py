@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ..load import fill as preset_fill
+from ..runtime.numbers import write_input
+from ..runtime.page import KIND_LABELS, RESERVED
 from . import dataflow
-from .load import fill as preset_fill
-from .runtime.numbers import write_input
-from .runtime.page import KIND_LABELS, RESERVED
 
 
 def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str], version: int = 1) -> dict:

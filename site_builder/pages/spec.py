@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .load import fill
-from .load.entry import Entry
-from .load.presets import devices as preset_devices
+from ..load import fill
+from ..load.entry import Entry
+from ..load.presets import devices as preset_devices
+from ..runtime import page
 from .results import Results
-from .runtime import page
 
 
 def page_spec(

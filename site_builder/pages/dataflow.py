@@ -12,9 +12,9 @@ import subprocess
 from html import escape
 from pathlib import Path
 
-from .cache import Cache, key
+from ..cache import Cache, key
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("elk.mjs")
 CHAR_PX, LINE_PX, PAD = 7.0, 16, 10  # the label box ELK makes room for: 12 px text
 
