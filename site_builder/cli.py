@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             print(summary)
             return 0
         if args.command == "serve":
-            from .serve import serve
+            from .serve.serve import serve
 
             return serve(args.entries, args.out, args.port)
     except BuildFailed as failed:

@@ -10,11 +10,11 @@ import pytest
 
 from site_builder import bank
 from site_builder.errors import BuildFailed, Problems
-from site_builder.incremental import Site
 from site_builder.load.load import load_chapters, load_synthesis
 from site_builder.load.presets import load_presets
 from site_builder.pages.results import results
 from site_builder.runtime import solve as solve_module
+from site_builder.serve.incremental import Site
 from site_builder.tex.math import Typeset
 from tests.support import ENTRIES
 

@@ -20,10 +20,10 @@ import os
 import time
 from pathlib import Path
 
-from .bank import Bank, assemble, rebuild
-from .build import site_files, source_date, write_file, write_site
-from .errors import BuildFailed, Problems
-from .tex.typeset import typeset_bank
+from ..bank import Bank, assemble, rebuild
+from ..build import site_files, source_date, write_file, write_site
+from ..errors import BuildFailed, Problems
+from ..tex.typeset import typeset_bank
 
 
 def url_of(path: str) -> str:

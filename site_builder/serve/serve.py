@@ -25,9 +25,9 @@ import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .pages.urls import NETLIFY
+from ..pages.urls import NETLIFY
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TYPES = {
     ".wasm": "application/wasm",
     ".snapshot": "application/octet-stream",
@@ -424,7 +424,7 @@ def _restart(httpd: QuietServer, entries: Path, out: Path, port: int, changed: s
     does not even import, in which case say why and keep serving."""
     said = _shown(changed)
     trial = subprocess.run(
-        [sys.executable, "-c", "import site_builder.cli, site_builder.serve, site_builder.incremental"],
+        [sys.executable, "-c", "import site_builder.cli, site_builder.serve.serve, site_builder.serve.incremental"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -445,9 +445,9 @@ def _restart(httpd: QuietServer, entries: Path, out: Path, port: int, changed: s
 
 def serve(entries: Path, out: Path, port: int) -> int:
     """Build, serve on 127.0.0.1:port, rebuild whenever a source changes; Ctrl-C stops."""
-    from .errors import BuildFailed
+    from ..errors import BuildFailed
+    from ..tex import katex_process
     from .incremental import Site
-    from .tex import katex_process
 
     # The server's threads answer a reloading page while the rest of the site is rebuilt: let them
     # take the interpreter every 1 ms rather than every 5 (the page's files then come at once).
