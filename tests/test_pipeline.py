@@ -86,8 +86,8 @@ def test_serve_refuses_what_the_build_refuses(folder, monkeypatch):
 
 def test_every_inverse_case_is_solved_once_per_build(monkeypatch):
     calls = []
-    answer = solve_module._Problem.answer  # what every solve.solve call runs, whoever calls it
-    monkeypatch.setattr(solve_module._Problem, "answer", lambda self: calls.append(self) or answer(self))
+    answer = solve_module.Problem.answer  # what every solve.solve call runs, whoever calls it
+    monkeypatch.setattr(solve_module.Problem, "answer", lambda self: calls.append(self) or answer(self))
     problems = Problems()
     checked = bank.gather(ENTRIES, problems, steps=bank.CHECKS)
     assert not problems

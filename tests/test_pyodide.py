@@ -222,7 +222,7 @@ def test_solving_is_quick_in_pyodide(pyodide_results):
     """The issue's questions on /35/, /19/ and /46/ are answered in Pyodide with a small share of the
     solver's evaluation budget.  Counted, not timed: a timing here would flake on a busy machine; the
     milliseconds from input to answer are measured side by side by the benchmark (BENCHMARKS.md)."""
-    from site_builder.runtime.solve import MAX_EVALUATIONS
+    from site_builder.runtime.grid import MAX_EVALUATIONS
 
     for way in WAYS:
         used = {

@@ -20,8 +20,10 @@ from site_builder.runtime import api as runtime_api
 from site_builder.runtime import solve as solve_module
 from site_builder.runtime import units
 from site_builder.runtime.domain import DomainError
+from site_builder.runtime.grid import MAX_EVALUATIONS
 from site_builder.runtime.numbers import NUMERIC, NumberError, split_format
-from site_builder.runtime.solve import MAX_EVALUATIONS, printed_tolerance, solve, typed
+from site_builder.runtime.report import typed
+from site_builder.runtime.solve import printed_tolerance, solve
 from tests.support import load_bank
 
 ENTRIES, CALCULATORS = load_bank()

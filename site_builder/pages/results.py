@@ -14,7 +14,7 @@ from ..errors import BuildFailed, Problems
 from ..load.entry import Entry
 from ..runtime.calculator import Calculator
 from ..runtime.numbers import write_input
-from ..runtime.solve import typed
+from ..runtime.report import typed
 
 
 @dataclass(frozen=True)
