@@ -228,30 +228,6 @@ def _asked(entry, presets: dict, inputs: dict, ask):
     return None
 
 
-def solve_json(source_id, result: dict) -> str:
-    """A solve's answer (the runtime's) as the command's --json prints it, for an entry or a plan."""
-    from .runtime.api import json_safe
-    from .runtime.numbers import NBSP
-
-    out = {
-        "entry": source_id,
-        **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
-        "solutions": [
-            {
-                **{k: s[k] for k in ("value", "text", "kind")},
-                **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
-                "inputs": s["run"]["inputs"],
-                "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
-            }
-            for s in result["solutions"]
-        ],
-        "turns": [t["value"] for t in result["turns"]],
-        "range": [result["range"]["low"], result["range"]["high"]],
-        "message": result["message"].replace(NBSP, " "),
-    }
-    return json.dumps(json_safe(out), allow_nan=False)
-
-
 def _notes(entry, presets: dict, inputs: dict) -> None:
     """The echo notes of a run the entry refused: how the values that read two ways were read."""
     try:
@@ -327,6 +303,8 @@ def _solve(args, entry, presets: dict, inputs: dict, output: str, sense: str, ta
     if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
         print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
     if args.json:
+        from .plan_cli import solve_json
+
         print(solve_json(entry.id, result))
         return code
     if code:

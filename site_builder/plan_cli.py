@@ -119,8 +119,6 @@ def _solve(args, entry, calc, raw: dict, output: str, sense: str, target: str) -
     if "".join(target.split()) != "".join(result["target_text"].replace(NBSP, " ").split()):
         print(f"note: {output}: target {result['target_reading']}", file=sys.stderr)  # 80 gb: said how it was read
     if args.json:
-        from .cli import solve_json
-
         print(solve_json(entry.id, result))
         return code
     message = result["message"].replace(NBSP, " ")
@@ -176,3 +174,27 @@ def _preset_inputs(args, entry) -> tuple[dict, dict] | None:
         used[kind] = next(p for p in choices if p.id == wanted)
         raw.update(filled(entry, used[kind]))
     return raw, used
+
+
+def solve_json(source_id, result: dict) -> str:
+    """A solve's answer (the runtime's) as the command's --json prints it, for an entry or a plan."""
+    from .runtime.api import json_safe
+    from .runtime.numbers import NBSP
+
+    out = {
+        "entry": source_id,
+        **{k: result[k] for k in ("input", "output", "sense", "target", "status")},
+        "solutions": [
+            {
+                **{k: s[k] for k in ("value", "text", "kind")},
+                **({"neighbour": s["neighbour"]["value"]} if "neighbour" in s else {}),
+                "inputs": s["run"]["inputs"],
+                "outputs": {k: v["value"] for k, v in s["run"]["outputs"].items()},
+            }
+            for s in result["solutions"]
+        ],
+        "turns": [t["value"] for t in result["turns"]],
+        "range": [result["range"]["low"], result["range"]["high"]],
+        "message": result["message"].replace(NBSP, " "),
+    }
+    return json.dumps(json_safe(out), allow_nan=False)
