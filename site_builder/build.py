@@ -16,13 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import preset_table
 from .bank import Bank, assemble
 from .cache import Cache, key
 from .check.plan_check import plan_files as plan_sources
 from .load.entry import Entry
 from .load.presets import preset_files
-from .pages import search
+from .pages import preset_table, search
 from .pages.plan_page import plan_files
 from .pages.render import Renderer
 from .pages.results import Results, results

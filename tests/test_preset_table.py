@@ -10,10 +10,10 @@ import json
 import pytest
 
 import derivation_bank as bank_api
-from site_builder import preset_table
 from site_builder.cli import main
 from site_builder.errors import Problems
 from site_builder.load.presets import load_presets
+from site_builder.pages import preset_table
 from tests.support import ENTRIES, load_bank
 
 

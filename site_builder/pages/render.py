@@ -13,7 +13,6 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from .. import preset_table
 from ..load.entry import PART_TITLES, Entry
 from ..load.versions import Versions, unversioned
 from ..runtime import page, units
@@ -22,6 +21,7 @@ from ..runtime.numbers import reading, write_input
 from ..ship.assets import Assets
 from ..tex import markdown, notation
 from ..tex.math import NotTypeset, Typeset
+from . import preset_table
 from .changes import atom_feed, change_log
 from .errata import errata
 from .results import Results

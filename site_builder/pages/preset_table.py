@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 
-from .load.entry import Entry
-from .load.fill import filled, offers
-from .load.presets import Preset
-from .runtime.calculator import Calculator
-from .runtime.page import KIND_LABELS
+from ..load.entry import Entry
+from ..load.fill import filled, offers
+from ..load.presets import Preset
+from ..runtime.calculator import Calculator
+from ..runtime.page import KIND_LABELS
 
 COLUMNS = 6  # results a table shows: the headline first, then the entry's next single-valued results
 FILE = "every-{kind}.json"
