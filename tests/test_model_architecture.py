@@ -79,6 +79,49 @@ def test_mixtral_total_and_active():
     assert dict(c.active_parts)["routed_experts"] == 32 * 2 * expert
 
 
+def test_gemma3_27b_counts_four_norms_a_layer_and_per_head_query_key_norms():
+    """Gemma3ForCausalLM's tensors (modeling_gemma3.py) at the 27B shapes, one by one."""
+    d, q, kv, ffn = 5376, 32 * 128, 16 * 128, 21504
+    arch = Architecture(
+        layers=62,
+        d_model=d,
+        embeddings=Embeddings(vocab=262208, tied=True),
+        attention=Attention("gqa", 32, 16, 128, window=1024, local_layers=52, qk_norm="head"),
+        ffn=FeedForward("gated", ffn),
+        norms=Norms("rmsnorm", per_layer=4),
+    )
+    # q_proj, k_proj, v_proj, o_proj; q_norm and k_norm (128 each); gate_proj, up_proj, down_proj;
+    # input_layernorm, post_attention_layernorm, pre_ and post_feedforward_layernorm.
+    layer = d * q + 2 * d * kv + q * d + 2 * 128 + 3 * d * ffn + 4 * d
+    by_hand = 262208 * d + 62 * layer + d  # embed_tokens (the tied lm_head), the layers, norm
+    c = count(arch)
+    assert c.total == by_hand == 27_009_346_304
+    assert c.total - c.part("embedding") == 25_599_716_096  # the report's Table 1: 25,600M
+    # 52 local layers keep at most 1024 tokens; the 10 global ones the whole context.
+    assert kv_cache(arch, 32768) == 52 * 2 * kv * 1024 + 10 * 2 * kv * 32768
+
+
+def test_phi35_moe_counts_its_biases_and_layernorms():
+    """PhiMoEForCausalLM's tensors (vLLM's phimoe.py) at Phi-3.5-MoE's shapes, one by one."""
+    d, kv, width, vocab = 4096, 8 * 128, 6400, 32064
+    arch = Architecture(
+        layers=32,
+        d_model=d,
+        embeddings=Embeddings(vocab=vocab, tied=False, output_bias=True),
+        attention=Attention("gqa", 32, 8, 128, qkv_bias=True, out_bias=True),
+        ffn=FeedForward("gated", 0),
+        norms=Norms("layernorm"),
+        experts=Experts(routed=16, active=2, width=width),
+    )
+    # q, k, v, o with biases; the gate (no bias); w1, w2, w3 of each expert; two LayerNorms.
+    attention = d * d + d + 2 * (d * kv + kv) + d * d + d
+    expert = 3 * d * width
+    shared = 32 * (attention + 16 * d + 2 * 2 * d) + 2 * vocab * d + vocab + 2 * d
+    c = count(arch)
+    assert c.total == shared + 32 * 16 * expert == 41_873_153_344
+    assert c.active == shared + 32 * 2 * expert == 6_640_999_744
+
+
 def test_mla_counts_its_low_rank_projections_and_caches_the_latent():
     d, h = 5120, 128
     arch = Architecture(

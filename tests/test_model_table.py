@@ -57,7 +57,10 @@ def test_exact_counts_of_released_checkpoints(models):
         "mixtral-8x7b": 46_702_792_704,
         "bert-base": 109_482_240,
         "t5-base": 222_903_552,
+        "gemma-3-27b": 27_009_346_304,
+        "phi-3-5-moe": 41_873_153_344,
     }
     for pid, params in exact.items():
         assert models[pid].get("params_counted") == params, pid
     assert models["mixtral-8x7b"].get("params_active_counted") == 12_879_925_248
+    assert models["phi-3-5-moe"].get("params_active_counted") == 6_640_999_744
