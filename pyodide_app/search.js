@@ -68,6 +68,7 @@ export class SearchBox {
 
   render(query) {
     this.list.replaceChildren();
+    this.list.dataset.query = query; // which query the list answers: typing outruns the search
     this.input.setAttribute("aria-expanded", String(this.results.length > 0));
     if (query && !this.results.length) {
       const empty = document.createElement("li");

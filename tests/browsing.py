@@ -40,7 +40,8 @@ def follow(page, server, path):
         return open_entry(page, server, path)
     page.evaluate("(p) => { window.__leftBody = document.body; Turbo.visit(p); }", path)
     page.wait_for_function(  # Turbo renders the new page into a new body; its Python then says ready
-        "(p) => document.body !== window.__leftBody && location.pathname === p && document.documentElement.dataset.python",
+        "(p) => document.body !== window.__leftBody && location.pathname === new URL(p, location.href).pathname"
+        " && document.documentElement.dataset.python",
         arg=path,
         timeout=PYTHON_READY_MS,
     )
