@@ -65,6 +65,26 @@ def assert_nothing_injected(page, text_only: str = "#notice *:not(p)"):
     assert page.locator("[onerror], [onload], [onclick]").count() == 0
 
 
+AXE = Path(__file__).parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line per node.
+    axe goes in through the test's own channel (page.evaluate of its script text), never by
+    loosening the site's Content-Security-Policy; it stays in the window across Turbo visits."""
+    if not AXE.exists():
+        raise AssertionError("axe-core is a devDependency: run `npm ci`")
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    return page.evaluate(
+        """async () => {
+          const result = await axe.run(document, { resultTypes: ["violations"] });
+          return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").flatMap((v) =>
+            v.nodes.map((n) => `${location.pathname}: ${v.id} (${v.impact}) at ${n.target.join(" ")}: ${v.help}`));
+        }"""
+    )
+
+
 def open_search(page, query: str):
     """Open the search dialog from the keyboard, as a reader does, and type ``query``."""
     page.keyboard.press("/")

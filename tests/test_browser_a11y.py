@@ -1,71 +1,36 @@
-"""Accessibility in real Chromium: axe-core (npm, pinned in package.json) over representative
-pages finds nothing serious or critical, and the accessibility tree holds what a screen reader
-would say: practice mode's covered results and formulas are not in it, and a recompute is one
-labelled summary in the results' one live region.
-
-axe is put into the page through the test's own channel (page.evaluate of its script text),
-never by loosening the site's Content-Security-Policy."""
+"""Accessibility in real Chromium: axe-core (npm, pinned in package.json) finds nothing serious or
+critical in the states a page reaches by use (every page as built is audited in
+tests/test_integrity.py), and the accessibility tree holds what a screen reader would say:
+practice mode's covered results and formulas are not in it, and a recompute is one labelled
+summary in the results' one live region."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browsing import PYTHON_READY_MS, open_entry
-from tests.support import ROOT
+from tests.browsing import PYTHON_READY_MS, axe_violations, follow, open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
-
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-FAILING = ("serious", "critical")
 
 PLAN_COMPUTED = (
     "() => document.querySelector('article.plan') && document.querySelector('article.plan').dataset.planState"
 )
-ENTRY_READY = "() => document.documentElement.dataset.python"
-
-# What each page stands for, and the page's own signal that it is done (its Python answered).
-PAGES = [
-    ("/", None),
-    ("/chapters/", None),
-    ("/14/", ENTRY_READY),  # list outputs and a choice
-    ("/1/", ENTRY_READY),  # a choice and charts
-    ("/toolkit/bits-one-of-m/", ENTRY_READY),
-    ("/plans/train/", PLAN_COMPUTED),
-]
 
 
-def axe_violations(page) -> list[str]:
-    """axe's serious and critical violations on the page as it is, one line each."""
-    if not page.evaluate("Boolean(window.axe)"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    found = page.evaluate(
-        """async (failing) => {
-          const result = await axe.run(document, { resultTypes: ["violations"] });
-          return result.violations.filter((v) => failing.includes(v.impact)).flatMap((v) =>
-            v.nodes.map((n) => `${location.pathname}: ${v.id} (${v.impact}) at ${n.target.join(" ")}: ${v.help}`));
-        }""",
-        list(FAILING),
-    )
-    return found
-
-
-def test_axe_finds_nothing_serious_on_representative_pages(page, server):
-    if not AXE.exists():
-        pytest.fail("axe-core is a devDependency: run `npm ci`")
-    found = []
-    for path, ready in PAGES:
-        page.goto(server.url + path)
-        if ready:
-            page.wait_for_function(ready, timeout=PYTHON_READY_MS)
-        if path == "/1/":
-            page.locator("#plot-0").scroll_into_view_if_needed()
-            page.wait_for_selector("#plot-0 canvas")
-        found += axe_violations(page)
-        if path == "/14/":  # and in practice mode, a list's values covered like the rest
-            page.click("#practice-toggle")
-            found += axe_violations(page)
-            assert page.eval_on_selector("#outputs .list td", "e => getComputedStyle(e).color") == "rgba(0, 0, 0, 0)"
-            page.click("#practice-reveal")
+def test_axe_finds_nothing_serious_in_the_states_a_page_reaches_by_use(page, server):
+    """Every page as built, and every shape of entry with its first results, is audited in
+    tests/test_integrity.py; here the states a reader reaches: practice mode covering a list's
+    values (/14/), and revealed again; a chart drawn once scrolled into view (/1/)."""
+    open_entry(page, server, "/14/")
+    page.click("#practice-toggle")
+    found = axe_violations(page)
+    assert page.eval_on_selector("#outputs .list td", "e => getComputedStyle(e).color") == "rgba(0, 0, 0, 0)"
+    page.click("#practice-reveal")
+    found += axe_violations(page)
+    follow(page, server, "/1/")
+    page.locator("#plot-0").scroll_into_view_if_needed()
+    page.wait_for_selector("#plot-0 canvas")
+    found += axe_violations(page)
     assert found == []
     assert page.problems == []
 
