@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browsing import open_entry
+from tests.browsing import follow
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 GARBAGE = ["abc", "1e400", "-0", "", ", ".join(["1"] * 10_000), "<img src=x onerror=alert(1)>", "NaN", "Infinity"]
@@ -14,13 +14,21 @@ WAIT_MS = 180_000
 ENTRIES = ["/35/", "/39/", "/41/", "/12/", "/46/", "/toolkit/softmax/", "/25/"]
 
 
-@pytest.mark.parametrize("path", ENTRIES)
-def test_garbage_in_every_field_gets_a_message_never_a_crash(browser, server, path):
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One tab for every entry: each is followed as the site's links are, into the running Python."""
     page = browser.new_page()
-    crashes = []
-    page.on("pageerror", lambda e: crashes.append(str(e)))
-    page.on("dialog", lambda d: (crashes.append("dialog"), d.dismiss()))
-    open_entry(page, server, path)
+    page.crashes = []
+    page.on("pageerror", lambda e: page.crashes.append(str(e)))
+    page.on("dialog", lambda d: (page.crashes.append("dialog"), d.dismiss()))
+    yield page
+    page.close()
+
+
+@pytest.mark.parametrize("path", ENTRIES)
+def test_garbage_in_every_field_gets_a_message_never_a_crash(tab, server, path):
+    page, crashes = tab, tab.crashes
+    follow(page, server, path)
     page.wait_for_function("() => document.documentElement.dataset.replies")
     fields = page.eval_on_selector_all("#inputs input", "els => els.map(e => [e.name, e.value])")
     for name, default in fields:
@@ -45,4 +53,3 @@ def test_garbage_in_every_field_gets_a_message_never_a_crash(browser, server, pa
         page.wait_for_function(f"() => document.getElementById('err-{name}').hidden", timeout=WAIT_MS)
     assert crashes == []
     assert page.locator("main img").count() == 0
-    page.close()
