@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browsing import PYTHON_READY_MS, axe_violations, follow, open_entry
+from tests.browsing import PLAN_COMPUTED, PYTHON_READY_MS, axe_violations, follow, open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
-
-PLAN_COMPUTED = (
-    "() => document.querySelector('article.plan') && document.querySelector('article.plan').dataset.planState"
-)
 
 
 def test_axe_finds_nothing_serious_in_the_states_a_page_reaches_by_use(page, server):

@@ -7,16 +7,14 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browsing import PAYLOADS, PYTHON_READY_MS
+from tests.browsing import PAYLOADS, PLAN_COMPUTED, PYTHON_READY_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]
-
-COMPUTED = "() => document.querySelector('article.plan') && document.querySelector('article.plan').dataset.planState"
 
 
 def open_plan(page, server, path):
     page.goto(server.url + path)
-    page.wait_for_function(COMPUTED, timeout=PYTHON_READY_MS)
+    page.wait_for_function(PLAN_COMPUTED, timeout=PYTHON_READY_MS)
 
 
 def test_fill_from_a_model_edit_follow_a_link_to_its_entry_and_back(page, server):
@@ -44,7 +42,7 @@ def test_fill_from_a_model_edit_follow_a_link_to_its_entry_and_back(page, server
     assert shown == memory.replace("\u00a0", " ")
     page.go_back()
     page.wait_for_url("**/plans/train/**")
-    page.wait_for_function(COMPUTED, timeout=PYTHON_READY_MS)
+    page.wait_for_function(PLAN_COMPUTED, timeout=PYTHON_READY_MS)
     assert page.input_value("#in-b") == "2"
     assert page.input_value("#in-L") == "32"
     assert page.problems == []

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browsing import PYTHON_READY_MS, follow
-from tests.test_browser_search import ANSWERED
+from tests.browsing import PYTHON_READY_MS, SEARCH_ANSWERED, follow, open_search
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
@@ -104,10 +103,8 @@ def test_no_csp_violation_anywhere(page, server):
                 page.click("#practice-reveal")
         if not page.evaluate("() => document.documentElement.classList.contains('embed')"):
             query = f"kappa{n}"  # the search dialog, its index and library
-            page.keyboard.press("/")
-            page.wait_for_selector("#search-dialog[open]")
-            page.fill("#search-input", query)
-            page.wait_for_function(ANSWERED, arg=query)
+            open_search(page, query)
+            page.wait_for_function(SEARCH_ANSWERED, arg=query)
             page.keyboard.press("Escape")
         seen += [f"{path}: {v}" for v in page.evaluate("window.__cspViolations")]
     assert seen == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browsing import open_search
+from tests.browsing import SEARCH_ANSWERED, open_search
 from tests.test_search import QUERIES
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
@@ -12,9 +12,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typese
 
 def url(key) -> str:
     return f"/{key}/" if isinstance(key, int) else f"/toolkit/{key}/"
-
-
-ANSWERED = "(q) => document.getElementById('search-results').dataset.query === q"
 
 
 def test_the_dialog_finds_what_readers_type(page, server):
@@ -27,7 +24,7 @@ def test_the_dialog_finds_what_readers_type(page, server):
             open_search(page, item["query"])  # key by key, as a reader types
         else:
             page.fill("#search-input", item["query"])
-        page.wait_for_function(ANSWERED, arg=item["query"].strip())
+        page.wait_for_function(SEARCH_ANSWERED, arg=item["query"].strip())
         shown = page.eval_on_selector_all("#search-results a", "links => links.map((a) => a.getAttribute('href'))")[:5]
         lost = [key for key in item["finds"] if url(key) not in shown]
         if lost or (item.get("first") and shown[:1] != [url(item["finds"][0])]):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browsing import PYTHON_READY_MS, axe_violations, follow
+from tests.browsing import PLAN_COMPUTED, PYTHON_READY_MS, axe_violations, follow
 from tests.shapes import SHAPES
 from tests.support import load_bank
 
@@ -35,7 +35,6 @@ def test_every_page_passes_the_nu_html_validator(site):
 # Every page passes the validator above; axe runs on these pages and, with the recomputation, on
 # every shape of entry (tests/test_browser_a11y.py adds the states a page reaches by use).
 PAGES = ["/", "/chapters/", "/toolkit/", "/no-such-page/", "/synthesis/", "/about/", "/plans/train/", "/plans/serve/"]
-PLAN_COMPUTED = "() => document.querySelector('article.plan').dataset.planState"
 
 
 @pytest.mark.browser
