@@ -5,8 +5,9 @@
 // Nothing in a paste is run, and a refused paste changes no input.
 const MAX_CHARS = 256 * 1024;   // the parser's own limit; checked here too, before anything is sent
 let setup = null;
+let pasted = new Set();   // the inputs the last paste set
 
-export function setupConfig({ spec, form, runner, addNotice, box }) {
+export function setupConfig({ spec, form, runner, addNotice, box, raw }) {
   if (setup) return setup;
   const panel = document.createElement("div");
   panel.className = "config-panel";
@@ -28,10 +29,17 @@ export function setupConfig({ spec, form, runner, addNotice, box }) {
   status.id = "config-status";
   status.className = "config-status";
   status.setAttribute("role", "status");
-  panel.append(label, area, fill, status);
+  // Where the entry's own count of the model is not its architecture's, said under the status.
+  const departs = document.createElement("p");
+  departs.id = "config-departs";
+  departs.className = "preset-departs";
+  departs.hidden = true;
+  panel.append(label, area, fill, status, departs);
   box.append(panel);
 
   function say(text, refused) {
+    departs.hidden = true;
+    departs.textContent = "";
     status.textContent = text;
     status.classList.toggle("refused", Boolean(refused));
   }
@@ -56,7 +64,10 @@ export function setupConfig({ spec, form, runner, addNotice, box }) {
     let reply;
     const ask = async () => {
       await runner.restarting;   // a worker the watchdog restarted answers once Python is in it again
-      return runner.call("config", { text, fill: JSON.stringify(spec.config_fill || []) }, 20000);
+      const mapping = JSON.stringify(spec.config_fill || []);
+      const others = raw ? raw() : {};
+      for (const name of pasted) delete others[name];   // the last paste's values give way to this one's
+      return runner.call("config", { entry: spec.id, text, fill: mapping, raw: others }, 20000);
     };
     try {
       reply = await ask().catch(async (err) => {
@@ -78,6 +89,17 @@ export function setupConfig({ spec, form, runner, addNotice, box }) {
       return;
     }
     const from = `config.json (${reply.name})`;
+    // What the previous paste set and this config does not give goes back to the entry's default.
+    for (const name of pasted) {
+      if (names.includes(name) || !form.elements[name]) continue;
+      const input = document.getElementById(`in-${name}`);
+      const given = spec.inputs.find((i) => i.name === name);
+      const typed = input && input.tagName !== "SELECT" ? input.defaultValue : undefined;
+      form.elements[name].value = typed ?? String(given ? given.default : "");
+      document.getElementById(`mark-${name}`)?.remove();
+      form.elements[name].closest(".field")?.classList.remove("preset-filled");
+    }
+    pasted = new Set(names);
     for (const name of names) {
       const [text, key, note] = reply.values[name];
       form.elements[name].value = text;
@@ -85,6 +107,10 @@ export function setupConfig({ spec, form, runner, addNotice, box }) {
     }
     const missing = reply.missing.length ? `; it does not give ${reply.missing.join(", ")}` : "";
     say(`Filled ${names.length} input${names.length === 1 ? "" : "s"} from ${reply.name} (${reply.model_type})${missing}.`);
+    if (reply.departs) {
+      departs.textContent = reply.departs;
+      departs.hidden = false;
+    }
     document.getElementById("outputs")?.classList.add("stale");
     form.dispatchEvent(new Event("input"));   // the page recomputes, as after any input
   }

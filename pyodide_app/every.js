@@ -39,7 +39,7 @@ export function drawTable(body, data, kind) {
   }
 
   function fill() {
-    bodyRows.replaceChildren(...rows().map((r) => {
+    bodyRows.replaceChildren(...rows().flatMap((r) => {
       const tr = document.createElement("tr");
       tr.dataset.preset = r.id;
       const name = document.createElement("th");
@@ -62,7 +62,15 @@ export function drawTable(body, data, kind) {
           tr.append(cell);
         }
       }
-      return tr;
+      if (!r.departs) return [tr];
+      // The entry's own count is not the model's architecture count: said under its row.
+      const note = document.createElement("tr");
+      note.className = "every-departs";
+      const text = document.createElement("td");
+      text.colSpan = data.columns.length + 1;
+      text.textContent = r.departs;
+      note.append(text);
+      return [tr, note];
     }));
     for (const th of head.cells) {
       const key = th.dataset.key;

@@ -519,7 +519,7 @@ function initPage() {
   setupEvery();   // "Every model": fetched when the reader opens it
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
-  const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox }));
+  const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox, raw: rawInputs }));
   document.getElementById("config-paste")?.addEventListener("click", () => openConfig().then((c) => c.open()), { once: true });
   pasteBox?.addEventListener("dragover", (event) => event.preventDefault());
   pasteBox?.addEventListener("drop", (event) => { event.preventDefault(); openConfig().then((c) => c.drop(event.dataTransfer)); });

@@ -85,7 +85,19 @@ export function setupPresets(spec, form, link) {
     wrapper.querySelector(".control").after(line);
   }
 
+  // Where the entry's own count of the model is not its architecture's, the page says so once.
+  function depart(kind, preset) {
+    document.getElementById(`departs-${kind}`)?.remove();
+    if (!preset || !preset.departs) return;
+    const line = document.createElement("p");
+    line.className = "preset-departs";
+    line.id = `departs-${kind}`;
+    line.textContent = preset.departs;
+    box.append(line);
+  }
+
   function release(kind) {
+    depart(kind, null);
     for (const line of document.querySelectorAll(`.preset-offer[data-kind="${kind}"]`)) line.remove();
     // The inputs the previous preset set and the reader left alone go back to the entry's defaults.
     for (const [name, k] of Object.entries(marked)) {
@@ -100,6 +112,7 @@ export function setupPresets(spec, form, link) {
     release(kind);
     if (!preset) return;
     chosen[kind] = preset;
+    if (!Object.keys(preset.values).some((name) => typed.has(name) || keep.has(name))) depart(kind, preset);
     for (const [name, value] of Object.entries(preset.values)) {
       if (!field(name)) continue;
       if (typed.has(name) || keep.has(name)) {
@@ -126,7 +139,10 @@ export function setupPresets(spec, form, link) {
     if (event.target === form || !event.target.name) return;
     typed.add(event.target.name);
     unoffer(event.target.name);
-    if (event.target.name in marked) unmark(event.target.name);
+    if (event.target.name in marked) {
+      depart(marked[event.target.name], null);   // another value: no longer the model's own count
+      unmark(event.target.name);
+    }
   });
 
   // A shared link: its presets, in the link's order; the link's own inputs win over the preset's.

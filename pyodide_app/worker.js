@@ -88,7 +88,7 @@ const handlers = {
     JSON.parse(runtime.solve_json(entry, JSON.stringify(raw), JSON.stringify(question), accessed || "",
                                   units ? JSON.stringify(units) : "", typeof link === "string" ? link : null)),
   // A pasted config.json, read by the runtime's bounded parser (runtime/hfconfig.py): nothing in it is run.
-  config: ({ text, fill }) => JSON.parse(py.pyimport("site_runtime.hfconfig").fill_json(text, fill)),
+  config: ({ entry, text, fill, raw }) => JSON.parse(runtime.config_json(entry, text, fill, JSON.stringify(raw || {}))),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   python: ({ entry, pairs }) => JSON.parse(runtime.python_json(entry, JSON.stringify(pairs))),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),

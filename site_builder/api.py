@@ -124,6 +124,7 @@ class Filled:
     preset: Preset
     values: dict  # input -> raw value as the preset writes it
     sources: tuple  # presets.Source, each cited once
+    departs: str = ""  # where the entry's own count is not the model's architecture count (fill.departures)
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,9 @@ class Entry:
             for f in self.source.fill:
                 if f.kind == preset.kind and f.input in kept:
                     cited += [s for s in preset.sources_of(f.field) if s not in cited]
-            used.append(Filled(self._bank._preset(kind, preset), kept, tuple(cited)))
+            # Said only of the model's own values: an input given by name makes it another model.
+            departs = P.departures(self.source, preset, self.calculator) if kept == values else ""
+            used.append(Filled(self._bank._preset(kind, preset), kept, tuple(cited), departs))
         return raw, tuple(used)
 
     def _raw(self, model, hardware, inputs: dict) -> tuple[dict, tuple, tuple]:

@@ -197,6 +197,8 @@ def _compute(args) -> int:
         )
         for line in _variants(entry.source, preset, filled.values):
             print(line)
+        if filled.departs:
+            print(f"  note: {filled.departs}")
     if config_used:
         path, reading, preset, got = config_used
         kept = {n: v for n, v in got.items() if n not in {a.split("=")[0].strip() for a in args.assignments}}
@@ -208,6 +210,11 @@ def _compute(args) -> int:
                 print(f"    {f.input} = {kept[f.input]}  ({how})")
         for line in _variants(entry.source, preset, kept):
             print(line)
+        from .load.fill import departures
+
+        departs = departures(entry.source, preset, entry.calculator) if kept == got else ""
+        if departs:
+            print(f"  note: {departs}")
     width = max(len(q.label) for q in result.outputs.values())
     for q in result.outputs.values():
         print(f"  {q.label:<{width}}  {q}")
@@ -267,7 +274,8 @@ def _config_inputs(args, entry):
 
 def _variants(entry, preset, kept: dict) -> list[str]:
     """Which variant (choice input) a model selected and why, and which inputs take its counts."""
-    from .load.model_architecture import CHOICES, COUNTS
+    from .load.model_architecture import COUNTS
+    from .runtime.model_fill import CHOICES
 
     kinds = {i.name: i.type for i in entry.inputs}
     out = []

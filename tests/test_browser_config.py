@@ -55,3 +55,26 @@ def test_pasting_a_real_config_fills_35_and_a_hostile_one_is_refused(page, serve
         assert {n: page.input_value(f"#in-{n}") for n in before} == before
     assert_nothing_injected(page)
     assert page.problems == []
+
+
+def test_a_pasted_config_sets_the_variants_and_says_where_16_departs(page, server):
+    """A config sets choice inputs as a preset does (41 from Mixtral: experts sized from the
+    architecture, the published 12.9B active), and on 16 a model beyond the block is said."""
+    open_entry(page, server, "/41/")
+    page.click("#config-paste")
+    page.wait_for_selector("#config-text")
+    status = paste(page, (CONFIGS / "mixtral-8x7b.json").read_text())
+    assert status.startswith("Filled "), status
+    assert page.input_value("#in-sizing") == "layers" and page.input_value("#in-f") == ", ".join(["1/8"] * 8)
+    page.wait_for_function("() => document.getElementById('out-active').textContent.startsWith('1.288')")
+    assert page.is_hidden("#config-departs")
+    open_entry(page, server, "/16/")
+    page.click("#config-paste")
+    page.wait_for_selector("#config-text")
+    assert paste(page, (CONFIGS / "deepseek-v2-lite.json").read_text()).startswith("Filled ")
+    said = page.text_content("#config-departs")
+    assert said.startswith("This entry's count differs from the architecture count of DeepseekV2ForCausalLM")
+    assert "multi-head latent attention's low-rank projections" in said and page.is_visible("#config-departs")
+    assert paste(page, (CONFIGS / "llama-2-7b.json").read_text()).startswith("Filled ")
+    assert page.is_hidden("#config-departs")
+    assert page.problems == []

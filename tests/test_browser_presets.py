@@ -84,11 +84,28 @@ def test_filling_41_from_mixtral_selects_the_architecture_sizing_and_follows_its
     assert page.input_value("#in-sizing") == "layers"  # the choice follows the model
     assert page.input_value("#in-f") == ", ".join(["1/8"] * 8)  # the per-expert list follows E = 8
     assert page.input_value("#in-E") == "8" and page.input_value("#in-N") == "46702792704"
-    assert "the preset gives each expert's width (expert_ffn_dim)" in page.text_content("#mark-sizing")
+    assert "the model gives each expert's width (expert_ffn_dim)" in page.text_content("#mark-sizing")
     # No model: the book's sizing and its 64 shares come back.
     page.select_option("#preset-model", "")
     page.wait_for_function("() => document.getElementById('in-sizing').value === 'share'")
     assert page.input_value("#in-f").count("1/64") == 64
+    assert page.problems == []
+
+
+def test_filling_16_from_a_model_beyond_its_block_says_both_counts(page, server):
+    """Entry 16's block is the book's, with variants; T5's encoder and relative positions are beyond
+    it, so the fill says the entry's count and the architecture's, until the reader changes a value."""
+    open_entry(page, server, "/16/")
+    page.select_option("#preset-model", "t5-11b")
+    wait_output(page, "model_total", f"9,696,674,816{NBSP}parameters")
+    said = page.text_content("#departs-model")
+    assert said.startswith("This entry's count differs from the architecture count of T5-11B: whole model")
+    assert "11,307,321,344" in said and "the decoder's cross-attention; relative-position weights" in said
+    page.fill("#in-L", "12")  # another model now: the note goes
+    page.wait_for_function("() => !document.getElementById('departs-model')")
+    page.select_option("#preset-model", "llama-2-7b")  # counted exactly by the block's variants
+    page.wait_for_function("() => document.getElementById('in-d').value === '4096'")
+    assert page.query_selector("#departs-model") is None
     assert page.problems == []
 
 

@@ -41,6 +41,7 @@ AT_FAULT = {
     "case-unknown-input": ["T: 3"],
     "case-unknown-output": ["output: cost"],
     "choices-missing": ["type: choice"],
+    "counted-without-a-model-fill": ["counted: params_counted"],
     "choices-on-a-real-input": ["choices:"],
     "default-not-a-number": ["default: two"],
     "default-outside-domain": ["default: 0"],

@@ -256,7 +256,7 @@ def test_compute_with_a_config_prints_each_key(capsys):
     assert "    E = 8  (num_local_experts)" in out
     assert "    k = 2  (num_experts_per_tok)" in out
     assert "    N = 46702792704  (params_counted = counted from the architecture)" in out
-    assert "  sizing = layers: MixtralForCausalLM selects it, because the preset gives each expert's width" in out
+    assert "  sizing = layers: MixtralForCausalLM selects it, because the model gives each expert's width" in out
     assert "  Active parameters per token                              1.288 × 10¹⁰ parameters" in out  # 12.9B
 
 
@@ -367,8 +367,8 @@ COUNTED = [p.stem for p in FILES if H.read_config(p.read_text()).architecture is
 @pytest.mark.parametrize("name", COUNTED)
 def test_an_imported_preset_is_counted_as_its_config(name, tmp_path):
     """The presets' own path (preset file -> model_architecture -> the one count) gives the config's count."""
-    from site_builder.load.model_architecture import architecture
     from site_builder.load.preset_import import write_preset
+    from site_builder.runtime.architecture import from_values
 
     reading = H.read_config((CONFIGS / f"{name}.json").read_text())
     url = f"https://huggingface.co/{name}/blob/main/config.json"
@@ -376,10 +376,38 @@ def test_an_imported_preset_is_counted_as_its_config(name, tmp_path):
     problems = Problems()
     preset = P.load_preset(written, problems)
     assert not problems, problems.report()
-    assert architecture({k: v.value for k, v in preset.values.items()}) == reading.architecture
+    assert from_values({k: v.value for k, v in preset.values.items()}) == reading.architecture
     for field in ("params_counted", "params_active_counted", "kv_per_token", "flops_per_token"):
         assert (
             preset.values.get(field, None)
             and preset.get(field) == reading.get(field)
             or (field not in reading.values and field not in preset.values)
         ), field
+
+
+def test_a_config_selects_the_variants_a_preset_would():
+    """A reader's config.json sets the choice inputs a preset sets: entry 41 from Mixtral's config
+    sizes its experts from the architecture and gives the published 12.9B active."""
+    from site_builder.runtime import api as R
+    from tests.support import load_bank
+
+    reading = H.read_config((CONFIGS / "mixtral-8x7b.json").read_text())
+    assert reading.get("moe_sizing") == "layers" and reading.get("expert_shares") == ", ".join(["1/8"] * 8)
+    assert reading.values["moe_sizing"].note.startswith("the model gives each expert's width")
+    entries, _ = load_bank()
+    by_key = {e.key: e for e in entries}
+    for key in ("41", "16"):
+        spec = by_key[key].spec()
+        R.load(json.dumps(spec))
+    mapping = [[f.input, f.field, f.op, f.factor] for f in by_key["41"].fill if f.kind == "model"]
+    reply = json.loads(R.config_json("41", (CONFIGS / "mixtral-8x7b.json").read_text(), json.dumps(mapping)))
+    assert reply["values"]["sizing"][0] == "layers" and reply["values"]["f"][0] == ", ".join(["1/8"] * 8)
+    raw = {name: value[0] for name, value in reply["values"].items()}
+    assert json.loads(R.run_json("41", json.dumps(raw)))["value"]["outputs"]["active"]["value"] == 12_879_925_248
+    assert "departs" not in reply  # no output of 41 is marked as a count of the whole model
+    mapping = [[f.input, f.field, f.op, f.factor] for f in by_key["16"].fill if f.kind == "model"]
+    lite = json.loads(R.config_json("16", (CONFIGS / "deepseek-v2-lite.json").read_text(), json.dumps(mapping)))
+    assert lite["departs"].startswith("This entry's count differs from the architecture count of DeepseekV2ForCausalLM")
+    assert "multi-head latent attention's low-rank projections" in lite["departs"]
+    llama = json.loads(R.config_json("16", (CONFIGS / "llama-2-7b.json").read_text(), json.dumps(mapping)))
+    assert "departs" not in llama and llama["values"]["L"][0] == "32"

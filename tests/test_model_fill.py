@@ -76,7 +76,7 @@ def test_entry_16_from_a_model_its_variants_cover_counts_the_architecture(bank, 
 def test_compute_says_which_variant_a_model_selected_and_why(capsys):
     assert main(["compute", "41", "--model", "mixtral-8x7b"]) == 0
     out = capsys.readouterr().out
-    assert "  sizing = layers: Mixtral 8x7B selects it, because the preset gives each expert's width" in out
+    assert "  sizing = layers: Mixtral 8x7B selects it, because the model gives each expert's width" in out
     assert "  N = 46702792704: counted from the architecture" in out
     assert main(["compute", "35", "--model", "deepseek-v2"]) == 0
     assert (
@@ -89,7 +89,7 @@ def test_the_page_marks_a_filled_variant_with_its_reason(bank):
     spec = F.spec(entries["41"], P.load_presets(ENTRIES, Problems()))
     mixtral = next(p for p in spec["model"] if p["id"] == "mixtral-8x7b")
     text, _, how = mixtral["values"]["sizing"]
-    assert text == "layers" and how.startswith("moe_sizing = the preset gives each expert's width")
+    assert text == "layers" and how.startswith("moe_sizing = the model gives each expert's width")
     assert mixtral["values"]["N"][2] == "params_counted = counted from the architecture"
 
 
@@ -109,3 +109,58 @@ def test_entry_35_caches_what_the_architecture_counts_for_every_decoder_only_mod
             continue
         out = run(entry, preset, beta="1", s="1")
         assert out["per_token"]["value"] == preset.get("kv_per_token"), preset.id
+
+
+def test_entry_16_from_any_model_counts_the_architecture_or_says_where_it_departs(bank):
+    """Entry 16's block is the book's, with named variants; a model with parts beyond them (an
+    encoder, MLA, relative positions, ...) is still offered, and the fill says both counts."""
+    entries, models = bank
+    entry = entries["16"]
+    calc = Calculator(entry.spec())
+    offered = [p for p in models.values() if F.offers(entry, p)]
+    assert len(offered) == len(models)
+    for preset in offered:
+        out = calc.run(F.filled(entry, preset))["outputs"]
+        total, active = out["model_total"]["value"], out["active_total"]["value"]
+        agrees = (
+            total == preset.get("params_counted")
+            and active == preset.values.get("params_active_counted", preset.values["params_counted"]).value
+        )
+        said = F.departures(entry, preset, calc)
+        assert bool(said) != agrees, (preset.id, said)
+        if said:
+            assert f"whole model {total:,} against {preset.get('params_counted'):,}" in said or (
+                total == preset.get("params_counted")
+            ), said
+
+
+def test_a_departure_names_the_parts_beyond_the_block(bank):
+    entries, models = bank
+    entry = entries["16"]
+    t5 = F.departures(entry, models["t5-11b"])
+    assert t5 == (
+        "This entry's count differs from the architecture count of T5-11B: whole model 9,696,674,816 against"
+        " 11,307,321,344 (\u221214%). Beyond this entry's block: an encoder of 24 layers, with the decoder's"
+        " cross-attention; relative-position weights. Entries that take a parameter count use the architecture's."
+    )
+    v2 = F.departures(entry, models["deepseek-v2"])
+    assert "whole model, parameters used per token 29,724,472,320 against 21,375,800,320 (+39%)" in v2
+    assert "multi-head latent attention's low-rank projections; 2 shared experts; 1 dense feed-forward layer" in v2
+    assert F.departures(entry, models["llama-2-7b"]) == ""
+    assert F.departures(entries["35"], models["t5-11b"]) == ""  # no output of 35 is a parameter count
+
+
+def test_the_page_the_table_and_compute_say_the_departure(bank, capsys):
+    from site_builder.pages.preset_table import table
+
+    entries, models = bank
+    presets = P.load_presets(ENTRIES, Problems())
+    spec = F.spec(entries["16"], presets)
+    said = {p["id"]: p.get("departs", "") for p in spec["model"]}
+    assert said["t5-11b"] == F.departures(entries["16"], models["t5-11b"]) and said["llama-2-7b"] == ""
+    rows = {r["id"]: r for r in table(entries["16"], Calculator(entries["16"].spec()), presets, "model")["rows"]}
+    assert rows["t5-11b"]["departs"] == said["t5-11b"] and "departs" not in rows["llama-2-7b"]
+    assert main(["compute", "16", "--model", "t5-11b"]) == 0
+    assert f"  note: {said['t5-11b']}" in capsys.readouterr().out
+    assert main(["compute", "16", "--model", "t5-11b", "L=24"]) == 0  # another value: no longer the model's count
+    assert "note:" not in capsys.readouterr().out

@@ -92,6 +92,7 @@ class Output(Located):
     invalid: str | None = None  # the sentence shown outside it
     elastic: bool = True  # False for a position or a choice: no elasticity shown
     kind: str = ""  # what a unitless value is (KINDS), printed beside its label
+    counted: str = ""  # the model field (params_counted) this output is a count of, when filled from a model
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
@@ -104,6 +105,8 @@ class Output(Located):
         spec.update({k: v for k, v in (("valid", self.valid), ("invalid", self.invalid)) if v})
         if not self.elastic:
             spec["elastic"] = False
+        if self.counted:
+            spec["counted"] = self.counted
         return spec
 
 

@@ -16,11 +16,16 @@ from pathlib import Path
 
 from ..errors import Problems
 from ..runtime import page
+from ..runtime.calculator import Calculator
+from ..runtime.model_fill import departures as _departures
 from ..runtime.numbers import write_input
 from .entry import Entry, Fill, Where
-from .presets import KINDS, Preset, fields, load_presets
+from .presets import KINDS, Preset, fields, load_presets, preset_architecture
 
-__all__ = ["Fill", "read", "offers", "fill_value", "filled", "offered", "spec", "check_fill", "resolve_case_presets"]
+__all__ = [
+    *("Fill", "read", "offers", "fill_value", "filled", "offered", "spec", "departures"),
+    *("check_fill", "resolve_case_presets"),
+]
 
 # What the schema's pattern admits: a field, '?' when the preset may lack it, a factor converting units.
 FILL = re.compile(r"(?P<field>[a-z][a-z0-9_]*)(?P<optional>\?)?(?:\s*(?P<op>[*/])\s*(?P<factor>[0-9.]+(?:e[0-9]+)?))?")
@@ -66,6 +71,18 @@ def filled(entry: Entry, preset: Preset) -> dict[str, str]:
     return {f.input: fill_value(f, preset) for f in entry.fill if f.kind == preset.kind and preset.has(f.field)}
 
 
+def departures(entry: Entry, preset: Preset, calc: Calculator | None = None) -> str:
+    """What the page and ``compute`` say beside a fill from ``preset`` where one of the entry's
+    outputs marked ``counted:`` is not the model's architecture count (runtime/model_fill.py);
+    "" when every such output agrees, or the entry has none.  ``calc``: the entry's, when made."""
+    outputs = [o.spec() for o in entry.outputs if o.counted]
+    if preset.kind != "model" or not outputs or not offers(entry, preset):
+        return ""
+    run = (calc or Calculator(entry.spec())).run(filled(entry, preset))
+    values = {name: value.value for name, value in preset.values.items()}
+    return _departures(outputs, run["outputs"], values, preset.name, preset_architecture(preset))
+
+
 def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[Preset]]:
     """kind -> the presets that fill this entry, by family and name."""
     return {
@@ -81,6 +98,8 @@ def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[
     Each preset: id, name, family, sources (title, url, where; listed once), and for each input
     its text and the index of its source."""
     out = {}
+    counts = isinstance(entry, Entry) and any(o.counted for o in entry.outputs)  # a plan composes entries' counts
+    counting = Calculator(entry.spec()) if counts else None
     for kind, chosen in offered(entry, presets).items():
         if not chosen:
             continue
@@ -100,9 +119,11 @@ def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[
                     sources.index(cite),
                     f.field + (f" = {value.derived}" if value.derived else ""),
                 ]
-            items.append(
-                {"id": preset.id, "name": preset.name, "family": preset.family, "sources": sources, "values": values}
-            )
+            item = {"id": preset.id, "name": preset.name, "family": preset.family, "sources": sources, "values": values}
+            departs = departures(entry, preset, counting) if counting else ""
+            if departs:
+                item["departs"] = departs  # said beside the fill: the entry's count is not the architecture's
+            items.append(item)
         out[kind] = items
     return out
 
@@ -136,6 +157,15 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
                 )
                 bad = True
             seen[item.input] = item.kind
+        for output in entry.outputs:
+            if output.counted and not any(f.kind == "model" for f in entry.fill):
+                where = output.at("counted") or entry.where
+                problems.add(
+                    where.path,
+                    where.line,
+                    f"outputs.{output.name}.counted: {output.counted} is a model's count, but the entry has no"
+                    " fill.model mapping to fill it from a model; add one or leave counted out",
+                )
         calc = calculators.get(entry.key)
         if bad or calc is None:
             continue

@@ -15,16 +15,15 @@ from pathlib import Path
 
 from ..errors import Problems
 from ..runtime import page
+from ..runtime.architecture import from_values
+from ..runtime.model_fill import CHOICES, choices
 from ..runtime.numbers import NumberError, read_exact, write_input
 from .entry import Where
 from .model_architecture import (
-    CHOICES,
     COUNTS,
     UNTOLD_TYING,
     ArchitectureError,
-    architecture,
     card_problem,
-    choices,
     counts,
     missing,
 )
@@ -347,7 +346,7 @@ def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Pro
 def preset_architecture(preset: Preset):
     """The Architecture of a model preset whose architecture is complete, else None."""
     plain = {k: v.value for k, v in preset.values.items()}
-    return None if preset.kind != "model" or missing(plain) else architecture(plain)
+    return None if preset.kind != "model" or missing(plain) else from_values(plain)
 
 
 # ---- files ----------------------------------------------------------------------------------

@@ -113,11 +113,12 @@ def _hash(value) -> str:
 def numbers(spec: dict) -> dict:
     """What determines an entry's numbers, from its calculator spec: the formula, every input
     (default, type, domain, choices: the variants), every output's name, format, unit and validity.
-    Labels are words: changing one changes no number."""
+    Labels are words, and ``counted`` only names what a model's fill is compared with: changing
+    either changes no number."""
     return {
         "formula": spec["formula"],
         "inputs": spec["inputs"],
-        "outputs": [{k: v for k, v in o.items() if k != "label"} for o in spec["outputs"]],
+        "outputs": [{k: v for k, v in o.items() if k not in ("label", "counted")} for o in spec["outputs"]],
     }
 
 
@@ -144,7 +145,7 @@ def plan_fingerprint(plan, entries: dict) -> dict:
     """A plan's inputs (defaults, domains), its steps (the entry each runs and what feeds each of
     its inputs) and its answers (the output each reads, its format and unit); words are left out."""
     spec = plan.spec(entries)
-    words = ("label", "title", "url", "help")
+    words = ("label", "title", "url", "help", "counted")
     found = {
         "inputs": [{k: v for k, v in i.items() if k not in words} for i in spec["inputs"]],
         "steps": [{k: v for k, v in s.items() if k not in words} for s in spec["steps"]],

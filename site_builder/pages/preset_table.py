@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 
 from ..load.entry import Entry
-from ..load.fill import filled, offers
+from ..load.fill import departures, filled, offers
 from ..load.presets import Preset
 from ..runtime.calculator import Calculator
 from ..runtime.page import KIND_LABELS
@@ -53,7 +53,8 @@ def row(entry: Entry, calc: Calculator, preset: Preset, shown: list[dict]) -> di
         value = result["value"]
         number = value if isinstance(value, (int, float)) and value == value and abs(value) != float("inf") else None
         cells[column["name"]] = {"text": result.get("flag") or result["text"], "value": number}
-    return {**out, "values": cells}
+    departs = departures(entry, preset, calc)
+    return {**out, "values": cells, **({"departs": departs} if departs else {})}
 
 
 def table(entry: Entry, calc: Calculator, presets: dict[str, dict[str, Preset]], kind: str) -> dict:

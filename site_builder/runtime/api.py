@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 
-from . import page
+from . import hfconfig, model_fill, page
 from .calculator import Calculator
 from .domain import DomainError
 from .solve import solve
@@ -65,6 +65,25 @@ def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str =
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     _complete(calc, raw, result, accessed, link)
     return json.dumps({"ok": True, "value": json_safe(result)})
+
+
+def config_json(entry_id: str, text: str, mapping_json: str, raw_json: str = "{}") -> str:
+    """A pasted config.json for a loaded entry: the inputs it fills (``hfconfig.fill_reply``) and,
+    where the entry's own count of the model is not its architecture's, ``departs`` saying so
+    (runtime/model_fill.py), computed at the page's other inputs ``raw``.  Nothing in the paste runs."""
+    calc = _loaded[entry_id]
+    reply, reading = hfconfig.fill_reply(text, json.loads(mapping_json))
+    counted = [o for o in calc.outputs if o.get("counted")]
+    if reading is None or reading.architecture is None or not counted or not reply["values"]:
+        return json.dumps(reply)
+    raw = {**json.loads(raw_json), **{name: value[0] for name, value in reply["values"].items()}}
+    try:
+        run = calc.run(raw)
+    except DomainError:
+        return json.dumps(reply)  # the page's own run says what is wrong
+    values = {name: got.value for name, got in reading.values.items()}
+    departs = model_fill.departures(counted, run["outputs"], values, reading.name, reading.architecture)
+    return json.dumps({**reply, **({"departs": departs} if departs else {})})
 
 
 def _complete(

@@ -472,3 +472,70 @@ def attention_flops(arch: Architecture, context: int) -> int:
     local = a.local_layers if a.local_layers or not a.window else arch.layers
     seen_local = min(context, a.window) if a.window else context
     return per_position * (local * seen_local + (arch.layers - local) * context)
+
+
+# ---- building one from a model's values ---------------------------------------------------
+
+
+def from_values(values: dict) -> Architecture:
+    """The architecture that a model's values describe, in the presets' field names (name ->
+    value, derived ones included): a preset's, or a config.json's reading (runtime/hfconfig.py).
+
+    Raises ArchitectureError naming the field at fault; KeyError for a field in NEEDED."""
+    get = values.get
+    encoder = get("encoder_layers", 0)
+    layers = get("decoder_layers", values["layers"]) if encoder else values["layers"]
+    kind = get("attention", "mha")
+    experts = None
+    if "experts" in values:
+        experts = Experts(
+            routed=values["experts"],
+            active=get("experts_active", values["experts"]),
+            width=get("expert_ffn_dim", 0),
+            shared=get("shared_experts", 0),
+            dense_layers=layers - get("moe_layers", layers),
+            router_bias=get("router_bias", False),
+        )
+    norm = values["norm"]
+    return Architecture(
+        layers=layers,
+        d_model=values["d_model"],
+        encoder_layers=encoder,
+        embeddings=Embeddings(
+            vocab=values["vocab"],
+            tied=get("tied_embeddings", True),
+            positions=get("positions", 0),
+            segments=get("segments", 0),
+            norm=get("embedding_norm", False),
+            output_bias=get("output_bias", False),
+        ),
+        attention=Attention(
+            kind=kind,
+            heads=values["heads"],
+            kv_heads=get("kv_heads", values["heads"]),
+            head_dim=values["head_dim"],
+            value_dim=get("value_dim", 0),
+            q_rank=get("q_latent", 0),
+            kv_rank=get("kv_latent", 0),
+            rope_dim=get("rope_dim", 0) if kind == "mla" else 0,
+            qkv_bias=get("qkv_bias", False),
+            out_bias=get("out_bias", False),
+            window=get("window", 0),
+            local_layers=get("local_layers", 0),
+            relative={"none": ""}.get(get("relative_positions", ""), get("relative_positions", "")),
+            relative_buckets=get("relative_buckets", 0),
+            qk_norm=get("qk_norm", ""),
+        ),
+        ffn=FeedForward(kind=values["ffn_kind"], width=get("ffn_dim", 0), bias=get("ffn_bias", False)),
+        norms=Norms(
+            kind=norm,
+            per_layer=get("norms_per_layer", 2),
+            final=get("final_norm", True),
+            bias=get("norm_bias", norm == "layernorm"),
+        ),
+        experts=experts,
+        pooler="pooler" in values,
+        count_pooler=get("pooler") == "counted",
+        mtp=get("mtp_modules", 0),
+        count_mtp=get("mtp") == "counted",
+    )

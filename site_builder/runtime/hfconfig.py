@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import architecture as A
+from . import model_fill
 from .numbers import write_input
 
 MAX_CHARS = 256 * 1024  # real configs are a few kB; one with a large label map stays well under
@@ -606,6 +607,9 @@ def read(data: dict) -> Reading:
         ):
             if name != "params_active_counted" or "experts" in keys.values:  # dense: all are active
                 keys.put(name, value, "", how)
+    # The variants the model selects in the entries it fills, as a preset's derived choices.
+    for name, value, why in model_fill.choices({n: f.value for n, f in keys.values.items()}):
+        keys.put(name, value, "", why)
     return Reading(model_type, _name(data), dict(keys.values), arch, why)
 
 
@@ -671,57 +675,9 @@ def _architecture(k: _Keys):
         del k.values["mtp_modules"]
     v = {name: f.value for name, f in k.values.items()}
     try:
-        return _build(v), ""
+        return A.from_values(v), ""
     except A.ArchitectureError as bad:
         raise ConfigError("", f"these keys describe no transformer: {bad}") from None
-
-
-def _build(v: dict) -> A.Architecture:
-    """The architecture that a reading's values (the presets' field names) describe."""
-    get = v.get
-    kind = v["attention"]
-    experts = None
-    if "experts" in v:
-        experts = A.Experts(
-            routed=v["experts"],
-            active=get("experts_active", v["experts"]),
-            width=v["expert_ffn_dim"],
-            shared=get("shared_experts", 0),
-            dense_layers=v["layers"] - get("moe_layers", v["layers"]),
-            router_bias=get("router_bias", False),
-        )
-    norm = v["norm"]
-    return A.Architecture(
-        layers=v["layers"],
-        d_model=v["d_model"],
-        embeddings=A.Embeddings(
-            vocab=v["vocab"],
-            tied=v["tied_embeddings"],
-            positions=get("positions", 0),
-            output_bias=get("output_bias", False),
-        ),
-        attention=A.Attention(
-            kind=kind,
-            heads=v["heads"],
-            kv_heads=v["kv_heads"],
-            head_dim=v["head_dim"],
-            value_dim=get("value_dim", 0),
-            q_rank=get("q_latent", 0),
-            kv_rank=get("kv_latent", 0),
-            rope_dim=get("rope_dim", 0) if kind == "mla" else 0,
-            qkv_bias=get("qkv_bias", False),
-            out_bias=get("out_bias", False),
-            window=get("window", 0),
-            local_layers=get("local_layers", 0),
-            qk_norm=get("qk_norm", ""),
-        ),
-        ffn=A.FeedForward(kind=v["ffn_kind"], width=get("ffn_dim", 0), bias=get("ffn_bias", False)),
-        norms=A.Norms(kind=norm, per_layer=get("norms_per_layer", 2), final=True, bias=norm == "layernorm"),
-        experts=experts,
-        mtp=get("mtp_modules", 0),
-        count_mtp=get("mtp") == "counted",
-        count_pooler=False,  # no family read here has a pooler
-    )
 
 
 def _name(data: dict) -> str:
@@ -770,16 +726,25 @@ def filled(reading: Reading, mapping: list) -> dict:
     return out
 
 
-def fill_json(text: str, mapping_json: str) -> str:
-    """The page's call: a pasted config and the entry's mapping -> JSON of the inputs it fills, or of
-    the error that refused it (nothing else is run)."""
+def fill_reply(text: str, mapping: list) -> tuple[dict, Reading | None]:
+    """A pasted config and an entry's model fill mapping -> (the page's reply, the reading): the
+    inputs it fills, or the error that refused it (then no reading; nothing else is run)."""
     try:
-        mapping = json.loads(mapping_json)
         reading = read_config(text)
     except ConfigError as bad:
-        return json.dumps({"ok": False, "error": str(bad)})
+        return {"ok": False, "error": str(bad)}, None
     values = filled(reading, mapping)
     missing = sorted({f for _, f, _, _ in mapping} - set(reading.values))
-    return json.dumps(
-        {"ok": True, "name": reading.name, "model_type": reading.model_type, "values": values, "missing": missing}
+    return (
+        {"ok": True, "name": reading.name, "model_type": reading.model_type, "values": values, "missing": missing},
+        reading,
     )
+
+
+def fill_json(text: str, mapping_json: str) -> str:
+    """``fill_reply`` as JSON text (the mapping as JSON text too)."""
+    try:
+        mapping = json.loads(mapping_json)
+    except ValueError as bad:
+        return json.dumps({"ok": False, "error": f"the fill mapping: {bad}"})
+    return json.dumps(fill_reply(text, mapping)[0])

@@ -56,6 +56,7 @@ class Output(TypedDict):
     valid: NotRequired[str]
     invalid: NotRequired[str]
     elastic: NotRequired[bool]  # written only when False
+    counted: NotRequired[str]  # the model field it counts: filled from a model, a departure is said
 
 
 # ``from`` is a Python keyword: the functional syntax keeps the YAML's name.
@@ -117,6 +118,7 @@ class Preset(TypedDict):
     family: str
     sources: list[Source]  # each listed once
     values: dict[str, list]  # input -> [its text, the index of its source, the preset field it comes from]
+    departs: NotRequired[str]  # where the entry's own count is not the model's (runtime/model_fill.py)
 
 
 class Device(TypedDict):
