@@ -612,11 +612,11 @@ def read(data: dict) -> Reading:
 # ---- the architecture, for the counts ----------------------------------------------------------
 
 # Families whose every weight the architecture describes.  Not yet counted (their fields are
-# read): Qwen2-MoE, Gemma, BERT, T5, OPT and DBRX, whose real configs are not yet
+# read): Qwen2-MoE, Gemma (1), Gemma 3, BERT, T5, OPT and DBRX, whose real configs are not yet
 # among the test data the counts are held to.
 COUNTED = (
     *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe", "olmo2", "falcon"),
-    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2"),
+    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2", "gemma2"),
 )
 # How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
 _DEPARTS = {
@@ -629,6 +629,8 @@ _DEPARTS = {
     "deepseek_v3": {"router_bias": True},
     "kimi_k2": {"router_bias": True},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "out_bias": True, "ffn_bias": True},
+    # Gemma 2: RMSNorm before and after attention and before and after the feed-forward layer.
+    "gemma2": {"norms_per_layer": 4},
 }
 _HOW = {
     "norm": "the family's norm",
@@ -638,6 +640,8 @@ _HOW = {
     "qk_norm": "the family norms each head's queries and keys (q_norm, k_norm)",
     "qk_norm_full": "the family norms the queries and the keys over all their heads (q_norm, k_norm)",
     "router_bias": "the family's router carries a score-correction bias per expert",
+    "norms_per_layer": "the family's norms in each layer (input_layernorm, post_attention_layernorm, "
+    "pre_feedforward_layernorm, post_feedforward_layernorm)",
 }
 
 
@@ -657,8 +661,8 @@ def _architecture(k: _Keys):
         for name in ("qkv_bias", "out_bias"):
             if departs.get(name):
                 k.put(name, True, "", _HOW[name])
-    for name in ("ffn_bias", "qk_norm", "router_bias"):
-        if departs.get(name):
+    for name in ("ffn_bias", "qk_norm", "router_bias", "norms_per_layer"):
+        if name in departs:
             how = _HOW.get(f"{name}_{departs[name]}", _HOW[name])
             k.put(name, departs[name], "", how)
     if k.flag("lm_head_bias", False):
