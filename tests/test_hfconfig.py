@@ -30,8 +30,15 @@ def hf_tensors(c: dict) -> int:
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
     llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
     feed-forward layer instead of preceding them, and gemma2, with four; Falcon's parallel blocks;
-    and GPT-2)."""
+    GPT-2; and BERT's encoder)."""
     t = c["model_type"]
+    if t == "bert":  # BertModel: embeddings (word, position, token type, LayerNorm), encoder.layer.*, pooler
+        d, L, v, ffn = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["intermediate_size"]
+        embeddings = v * d + c["max_position_embeddings"] * d + c["type_vocab_size"] * d + 2 * d
+        # query, key, value and attention.output.dense with biases; its LayerNorm; intermediate.dense,
+        # output.dense and output.LayerNorm.
+        layer = 4 * (d * d + d) + 2 * d + (d * ffn + ffn) + (ffn * d + d) + 2 * d
+        return embeddings + L * layer + (d * d + d)  # pooler.dense
     if t == "gpt2":
         d, v, n, L = c["n_embd"], c["vocab_size"], c["n_positions"], c["n_layer"]
         inner = c.get("n_inner") or 4 * d
@@ -142,7 +149,7 @@ def test_count_from_config_is_the_checkpoints(name):
         if json.loads(p.read_text())["model_type"]
         in (
             *("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2"),
-            "gemma2",
+            *("gemma2", "bert"),
         )
     ],
 )
@@ -187,6 +194,22 @@ def test_gemma2_config_counts_four_norms_a_layer_and_alternating_windows():
         True, "", "tie_word_embeddings absent: a gemma2 config ties by default"
     )
     assert gemma.architecture.norms.per_layer == 4 and gemma.architecture.embeddings.tied
+
+
+def test_bert_config_counts_positions_segments_and_the_pooler():
+    bert = H.read_config((CONFIGS / "bert-base.json").read_text())
+    arch = bert.architecture
+    assert (arch.embeddings.positions, arch.embeddings.segments, arch.embeddings.norm) == (512, 2, True)
+    assert (
+        bert.values["segments"].key == "type_vocab_size" and bert.values["positions"].key == "max_position_embeddings"
+    )
+    assert not arch.norms.final and arch.norms.kind == "layernorm" and arch.ffn.bias
+    assert arch.pooler and arch.count_pooler  # the paper's 110M is BertModel's, its pooler included
+    counted = A.count(arch)
+    assert counted.part("pooler") == 768 * 768 + 768 and counted.total == 109_482_240
+    relative = dict(_config("bert-base"), position_embedding_type="relative_key")
+    with pytest.raises(H.ConfigError, match="only absolute"):
+        H.read(relative)
 
 
 def test_moe_active_counts():
