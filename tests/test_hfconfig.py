@@ -29,8 +29,16 @@ def hf_tensors(c: dict) -> int:
     """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
     llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
-    feed-forward layer instead of preceding them; Falcon's parallel blocks; and GPT-2)."""
+    feed-forward layer instead of preceding them, and gemma2, with four; Falcon's parallel blocks;
+    GPT-2; and BERT's encoder)."""
     t = c["model_type"]
+    if t == "bert":  # BertModel: embeddings (word, position, token type, LayerNorm), encoder.layer.*, pooler
+        d, L, v, ffn = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["intermediate_size"]
+        embeddings = v * d + c["max_position_embeddings"] * d + c["type_vocab_size"] * d + 2 * d
+        # query, key, value and attention.output.dense with biases; its LayerNorm; intermediate.dense,
+        # output.dense and output.LayerNorm.
+        layer = 4 * (d * d + d) + 2 * d + (d * ffn + ffn) + (ffn * d + d) + 2 * d
+        return embeddings + L * layer + (d * d + d)  # pooler.dense
     if t == "gpt2":
         d, v, n, L = c["n_embd"], c["vocab_size"], c["n_positions"], c["n_layer"]
         inner = c.get("n_inner") or 4 * d
@@ -51,6 +59,7 @@ def hf_tensors(c: dict) -> int:
     k_proj = v_proj = d * kv * hd + (kv * hd if bias else 0)
     o_proj = h * hd * d + (d if bias and t != "qwen2" else 0)
     norm = 2 * d if t == "phimoe" else d  # PhiMoE's LayerNorm has a bias
+    norms = 4 if t == "gemma2" else 2  # Gemma 2 norms before and after attention and the MLP
     if t in ("mixtral", "phimoe"):
         e, w = c["num_local_experts"], c["intermediate_size"]
         mlp = e * 3 * d * w + e * d  # experts' w1, w2, w3 and the gate
@@ -62,8 +71,9 @@ def hf_tensors(c: dict) -> int:
     qk_norm = 2 * hd if t in ("qwen3", "qwen3_moe") else 0  # q_norm, k_norm over one head's width
     if t == "olmo2":
         qk_norm = h * hd + kv * hd  # q_norm over every query head, k_norm over every key head
-    block = q_proj + k_proj + v_proj + o_proj + qk_norm + mlp + 2 * norm
-    lm_head = 0 if c.get("tie_word_embeddings", False) else v * d + (v if c.get("lm_head_bias") else 0)
+    block = q_proj + k_proj + v_proj + o_proj + qk_norm + mlp + norms * norm
+    tied = c.get("tie_word_embeddings", t == "gemma2")  # Gemma's config class ties by default
+    lm_head = 0 if tied else v * d + (v if c.get("lm_head_bias") else 0)
     return v * d + L * block + norm + lm_head
 
 
@@ -99,7 +109,14 @@ CHECKPOINT = {
     "deepseek-v3-1": 671_026_419_200,
     "llama-3-2-1b": 1_235_814_400,
     "llama-3-2-3b": 3_212_749_824,
+    # gemma-2-9b-it's model.safetensors.index.json: total_size 18,483,411,968 bytes, 2 a parameter (bfloat16)
+    "gemma-2-9b": 9_241_705_984,
 }
+
+# The model preset each config is of, where its file is not named by the preset's id.
+PRESET_OF = {"codellama-34b": "code-llama-34b", "gpt2": "gpt-2-small", "mistral-nemo": "mistral-nemo-12b"}
+# Where a config's count and its preset's differ, by how much and why (each difference sourced).
+DIFFERS: dict = {}  # preset id -> what its count adds to the config's, each with the reason
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -126,11 +143,69 @@ def test_count_from_config_is_the_checkpoints(name):
         p.stem
         for p in FILES
         if json.loads(p.read_text())["model_type"]
-        in ("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2")
+        in (
+            *("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2"),
+            *("gemma2", "bert"),
+        )
     ],
 )
 def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
     assert H.read_config((CONFIGS / f"{name}.json").read_text()).get("params_counted") == hf_tensors(_config(name))
+
+
+@pytest.fixture(scope="module")
+def model_presets():
+    problems = Problems()
+    found = P.load_presets(ENTRIES, problems)
+    assert not problems, problems.report()
+    return found["model"]
+
+
+def test_every_config_is_of_a_preset(model_presets):
+    assert not [p.stem for p in FILES if PRESET_OF.get(p.stem, p.stem) not in model_presets]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_count_from_config_is_the_presets(path, model_presets):
+    """The count a real config gives is its preset's, to the parameter (the active count too, for
+    a mixture of experts), or differs by what DIFFERS says."""
+    reading = H.read_config(path.read_text())
+    preset = model_presets[PRESET_OF.get(path.stem, path.stem)]
+    assert reading.get("params_counted") + DIFFERS.get(path.stem, 0) == preset.get("params_counted")
+    if "experts" in reading.values:
+        assert reading.get("params_active_counted") + DIFFERS.get(path.stem, 0) == preset.get("params_active_counted")
+    else:
+        assert not preset.has("params_active_counted")
+
+
+def test_gemma2_config_counts_four_norms_a_layer_and_alternating_windows():
+    gemma = H.read_config((CONFIGS / "gemma-2-9b.json").read_text())
+    assert (
+        gemma.values["norms_per_layer"].value == 4
+        and "post_feedforward_layernorm" in gemma.values["norms_per_layer"].note
+    )
+    assert gemma.get("head_dim") == 256 and gemma.values["head_dim"].key == "head_dim"  # 16 x 256 != 3584
+    assert gemma.get("local_layers") == 21 and gemma.get("window") == 4096
+    assert gemma.values["tied_embeddings"] == H.Field(
+        True, "", "tie_word_embeddings absent: a gemma2 config ties by default"
+    )
+    assert gemma.architecture.norms.per_layer == 4 and gemma.architecture.embeddings.tied
+
+
+def test_bert_config_counts_positions_segments_and_the_pooler():
+    bert = H.read_config((CONFIGS / "bert-base.json").read_text())
+    arch = bert.architecture
+    assert (arch.embeddings.positions, arch.embeddings.segments, arch.embeddings.norm) == (512, 2, True)
+    assert (
+        bert.values["segments"].key == "type_vocab_size" and bert.values["positions"].key == "max_position_embeddings"
+    )
+    assert not arch.norms.final and arch.norms.kind == "layernorm" and arch.ffn.bias
+    assert arch.pooler and arch.count_pooler  # the paper's 110M is BertModel's, its pooler included
+    counted = A.count(arch)
+    assert counted.part("pooler") == 768 * 768 + 768 and counted.total == 109_482_240
+    relative = dict(_config("bert-base"), position_embedding_type="relative_key")
+    with pytest.raises(H.ConfigError, match="only absolute"):
+        H.read(relative)
 
 
 def test_moe_active_counts():

@@ -420,12 +420,24 @@ def _opt(k: _Keys) -> None:
 
 
 def _bert(k: _Keys) -> None:
+    """BERT: learned absolute positions and segment types, a LayerNorm after the embeddings and
+    after each sublayer (none after the last layer), biases on every projection, and a pooler."""
     _attention_heads(k)
     k.take("ffn_dim", "intermediate_size", "the feed-forward width")
     k.put("ffn_kind", "gelu", "hidden_act" if k.has("hidden_act") else "", "GELU")
     k.take("vocab", "vocab_size", "the vocabulary size")
-    k.maybe("context", "max_position_embeddings", "the context length")
-    k.maybe("segments", "type_vocab_size", "the number of segment types", zero=True)
+    context = k.maybe("context", "max_position_embeddings", "the context length")
+    kind = k.text("position_embedding_type") or "absolute"
+    if kind != "absolute":
+        raise ConfigError(
+            k._key("position_embedding_type"), f"{kind!r}: only absolute (learned) positions are read here"
+        )
+    if context is None:
+        raise ConfigError(k._key("max_position_embeddings"), "missing: a bert config gives its position table's rows")
+    k.put("positions", context, "max_position_embeddings", "a learned position table")
+    segments = k.optional("type_vocab_size", "the number of segment types", zero=True)
+    if segments:
+        k.put("segments", segments, "type_vocab_size", "a learned segment (token type) table")
     k.put("tied_embeddings", True, "", "BERT's masked-LM output layer is its token embedding")
     _dtype(k)
 
@@ -616,11 +628,11 @@ def read(data: dict) -> Reading:
 # ---- the architecture, for the counts ----------------------------------------------------------
 
 # Families whose every weight the architecture describes.  Not yet counted (their fields are
-# read): Qwen2-MoE, Gemma, BERT, T5, OPT and DBRX, whose real configs are not yet
+# read): Qwen2-MoE, Gemma (1), Gemma 3, T5, OPT and DBRX, whose real configs are not yet
 # among the test data the counts are held to.
 COUNTED = (
     *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe", "olmo2", "falcon"),
-    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2"),
+    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2", "gemma2", "bert"),
 )
 # How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
 _DEPARTS = {
@@ -633,6 +645,18 @@ _DEPARTS = {
     "deepseek_v3": {"router_bias": True},
     "kimi_k2": {"router_bias": True},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "out_bias": True, "ffn_bias": True},
+    # Gemma 2: RMSNorm before and after attention and before and after the feed-forward layer.
+    "gemma2": {"norms_per_layer": 4},
+    # BertModel: LayerNorms after the embeddings and after each sublayer, biased projections, a pooler.
+    "bert": {
+        "norm": "layernorm",
+        "qkv_bias": True,
+        "out_bias": True,
+        "ffn_bias": True,
+        "embedding_norm": True,
+        "final_norm": False,
+        "pooler": "counted",
+    },
 }
 _HOW = {
     "norm": "the family's norm",
@@ -642,6 +666,11 @@ _HOW = {
     "qk_norm": "the family norms each head's queries and keys (q_norm, k_norm)",
     "qk_norm_full": "the family norms the queries and the keys over all their heads (q_norm, k_norm)",
     "router_bias": "the family's router carries a score-correction bias per expert",
+    "norms_per_layer": "the family's norms in each layer (input_layernorm, post_attention_layernorm, "
+    "pre_feedforward_layernorm, post_feedforward_layernorm)",
+    "embedding_norm": "the family norms the summed embeddings (embeddings.LayerNorm)",
+    "final_norm": "the family's norms follow each sublayer: none after the last layer",
+    "pooler": "BertModel's pooler (a d x d dense layer with its bias), which the published count includes",
 }
 
 
@@ -661,8 +690,8 @@ def _architecture(k: _Keys):
         for name in ("qkv_bias", "out_bias"):
             if departs.get(name):
                 k.put(name, True, "", _HOW[name])
-    for name in ("ffn_bias", "qk_norm", "router_bias"):
-        if departs.get(name):
+    for name in ("ffn_bias", "qk_norm", "router_bias", "norms_per_layer", "embedding_norm", "final_norm", "pooler"):
+        if name in departs:
             how = _HOW.get(f"{name}_{departs[name]}", _HOW[name])
             k.put(name, departs[name], "", how)
     if k.flag("lm_head_bias", False):
