@@ -70,7 +70,7 @@ RANGES = {
     "params_active_counted": (1e5, 1e14),
     "kv_per_token": (1, 1e9),
     "flops_per_token": (1e5, 1e15),
-    **{f"flops_{p}": (1e11, 1e17) for p in ("fp64", "tf32", "fp16", "bf16", "fp8", "int8", "fp4")},
+    **{f"flops_{p}": (1e11, 1e17) for p in ("fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4")},
     "memory": (1e9, 1e13),
     "memory_marketed": (1e9, 1e13),
     "memory_bandwidth": (1e10, 1e14),
