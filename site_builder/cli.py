@@ -258,15 +258,18 @@ def _config_inputs(args, entry):
     except ValueError as exc:
         print(f"{args.config}: {exc}", file=sys.stderr)
         return 1
-    got = fill_from(entry, preset) if any(f.kind == "model" for f in entry.fill) else {}
+    mapped = [f for f in entry.fill if f.kind == "model"]
+    lacks = sorted({f.field for f in mapped if not f.optional and not preset.has(f.field)})
+    got = fill_from(entry, preset) if mapped and not lacks else {}
     if not got:
-        needs = ", ".join(sorted({f.field for f in entry.fill if f.kind == "model"}))
-        print(
-            f"--config: {args.config} gives none of what fills {entry.label}"
-            + (f" ({needs})" if needs else ": it has no model fill mapping"),
-            file=sys.stderr,
-        )
-        if reading.uncounted and needs:
+        if not mapped:
+            why = ": it has no model fill mapping"
+        elif lacks:  # as a preset that lacks them is not offered: a partial model is not filled
+            why = f": it gives no {', '.join(lacks)}, which the entry needs from a model"
+        else:
+            why = f" ({', '.join(sorted({f.field for f in mapped}))})"
+        print(f"--config: {args.config} does not fill {entry.label}{why}", file=sys.stderr)
+        if reading.uncounted and mapped:
             print(f"--config: {reading.uncounted}", file=sys.stderr)
         return 2
     return args.config, reading, preset, got

@@ -239,7 +239,7 @@ def test_families_not_yet_counted_say_so():
     )
     opt = H.read_config(text)
     assert "params_counted" not in opt.values and opt.architecture is None
-    assert opt.uncounted == "the parameter count of a opt config is not derived here yet"
+    assert opt.uncounted == "the parameter count of a config of model_type opt is not derived here yet"
 
 
 def test_deepseek_v3_counts_its_mtp_module_apart():
@@ -351,8 +351,8 @@ def test_compute_with_a_config_that_fills_nothing(tmp_path, capsys):
     )  # an OPT config is read, but not yet counted: entry 1 needs the count
     assert main(["compute", "1", "--config", str(path)]) == 2
     assert capsys.readouterr().err == (
-        f"--config: {path} gives none of what fills Entry 1 (params_active_counted, params_counted, tokens)\n"
-        "--config: the parameter count of a opt config is not derived here yet\n"
+        f"--config: {path} does not fill Entry 1: it gives no params_counted, which the entry needs from a model\n"
+        "--config: the parameter count of a config of model_type opt is not derived here yet\n"
     )
 
 
@@ -486,3 +486,21 @@ def test_a_config_selects_the_variants_a_preset_would():
     assert "multi-head latent attention's low-rank projections" in lite["departs"]
     llama = json.loads(R.config_json("16", (CONFIGS / "llama-2-7b.json").read_text(), json.dumps(mapping)))
     assert "departs" not in llama and llama["values"]["L"][0] == "32"
+
+
+def test_a_paste_that_lacks_what_the_entry_needs_fills_nothing():
+    """As a preset lacking a required field is not offered, a config that cannot give entry 1 its
+    parameter count (OPT's is not counted yet) is refused whole, not half-filled."""
+    from tests.support import load_bank
+
+    entries, _ = load_bank()
+    one = next(e for e in entries if e.key == "1")
+    mapping = [[f.input, f.field, f.op, f.factor, f.optional] for f in one.fill if f.kind == "model"]
+    text = json.dumps({"model_type": "opt", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4})
+    text = text[:-1] + ', "ffn_dim": 256, "vocab_size": 100}'
+    reply, reading = H.fill_reply(text, mapping)
+    assert reading is None and reply == {
+        "ok": False,
+        "error": "opt gives no params_counted, which this entry needs;"
+        " the parameter count of a config of model_type opt is not derived here yet",
+    }

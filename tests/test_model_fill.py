@@ -164,3 +164,22 @@ def test_the_page_the_table_and_compute_say_the_departure(bank, capsys):
     assert f"  note: {said['t5-11b']}" in capsys.readouterr().out
     assert main(["compute", "16", "--model", "t5-11b", "L=24"]) == 0  # another value: no longer the model's count
     assert "note:" not in capsys.readouterr().out
+
+
+def test_entry_1_takes_attentions_widths_from_the_architecture_mla_included(bank):
+    """Entry 1's attention-FLOPs variants read the layers, context and widths a model fills: for
+    DeepSeek-V2's latent attention H (d_h + d_h^R) = 24,576 and H d_h = 16,384, as its help says."""
+    entries, models = bank
+    entry = entries["1"]
+    v2 = F.filled(entry, models["deepseek-v2"])
+    assert (v2["n_layer"], v2["n_ctx"], v2["d_attn"], v2["d_v"], v2["n_heads"]) == (
+        "60",
+        "131072",
+        "24576",
+        "16384",
+        "128",
+    )
+    llama = F.filled(entry, models["llama-2-7b"])
+    assert (llama["d_attn"], llama["d_v"]) == ("4096", "4096")
+    kaplan = run(entry, models["llama-2-7b"], attention="kaplan")["attention_flops_per_token"]["value"]
+    assert kaplan == 6 * 32 * 4096 * 4096  # 6 n_layer n_ctx d_attn, Kaplan et al.

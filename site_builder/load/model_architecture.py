@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import math
 
-from ..runtime.architecture import ArchitectureError, count, from_values
+from ..runtime.architecture import DERIVED, ArchitectureError, derived, from_values
 from ..runtime.numbers import significant_digits
 
 # Fields an architecture cannot be counted without (a dense feed-forward or an expert width besides).
 NEEDED = ("layers", "d_model", "heads", "vocab", "ffn_kind", "norm")
 # When a source does not say whether the output layer is tied, the count echoes its reading.
 UNTOLD_TYING = "the sources do not say whether the output layer is tied to the embedding: counted once, as tied"
-# The derived counts, with how the page names their derivation.
-COUNTS = {
-    "params_counted": "counted from the architecture",
-    "params_active_counted": "counted from the architecture: the routed experts a token skips left out",
-    "kv_per_token": "counted from the architecture: keys and values (MLA: latent and rotary key) per token, all layers",
-    "flops_per_token": "counted from the architecture: 2 per multiplying weight a token uses",
-}
+# The derived values, with how the page names their derivation (the runtime's, for configs too).
+COUNTS = DERIVED
 
 
 def missing(values: dict) -> list[str]:
@@ -39,11 +34,7 @@ def counts(values: dict) -> dict[str, int]:
     """The derived counts of a preset whose architecture is complete (else {})."""
     if missing(values):
         return {}
-    c = count(from_values(values))
-    found = {"params_counted": c.total, "kv_per_token": c.kv_per_token, "flops_per_token": c.flops_per_token}
-    if "experts" in values:  # a dense model uses every parameter: entries read "no active count" as all
-        found["params_active_counted"] = c.active
-    return found
+    return derived(from_values(values), "experts" in values)
 
 
 def printed_bounds(printed, digits: int | None = None) -> tuple[float, float]:

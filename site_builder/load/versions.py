@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Problems
+from ..runtime.architecture import SHAPES
 from ..runtime.calculator import Calculator
 from .entry import Entry, Where
 from .yamlfile import Tree as _Tree
@@ -135,7 +136,9 @@ def entry_spec(entry: Entry) -> dict:
 
 
 def preset_fingerprint(preset) -> dict:
-    return {"values": _hash({name: value.value for name, value in sorted(preset.values.items())})}
+    """A preset's values, typed and derived (a change to the count changes the numbers); the widths
+    read straight off typed fields (architecture.SHAPES) are held by those fields."""
+    return {"values": _hash({name: value.value for name, value in sorted(preset.values.items()) if name not in SHAPES})}
 
 
 PLAN_PARTS = ("inputs", "steps", "outputs")  # what determines a plan's own numbers (its entries have theirs)

@@ -30,7 +30,7 @@ def page_spec(
     if filling:
         spec["presets"] = filling  # only the presets that fill this entry, only their mapped values
         spec["kinds"] = {kind: page.KIND_LABELS[kind] for kind in filling}
-    mapping = [[f.input, f.field, f.op, f.factor] for f in entry.fill if f.kind == "model"]
+    mapping = [[f.input, f.field, f.op, f.factor, f.optional] for f in entry.fill if f.kind == "model"]
     if mapping:
         spec["config_fill"] = mapping  # what a pasted config.json fills (runtime/hfconfig.py, in the worker)
     solved = (spec["solve"] or {}).get("outputs", [])

@@ -474,6 +474,42 @@ def attention_flops(arch: Architecture, context: int) -> int:
     return per_position * (local * seen_local + (arch.layers - local) * context)
 
 
+# ---- what a model derives from it ----------------------------------------------------------
+
+# The values a model (a preset or a config.json's reading) derives from its architecture, never
+# typed, with how the page and ``compute`` name each derivation.
+DERIVED = {
+    "params_counted": "counted from the architecture",
+    "params_active_counted": "counted from the architecture: the routed experts a token skips left out",
+    "kv_per_token": "counted from the architecture: keys and values (MLA: latent and rotary key) per token, all layers",
+    "flops_per_token": "counted from the architecture: 2 per multiplying weight a token uses",
+    "attention_qk_width": "from the architecture: query heads x the query-key head width (MLA: with its rotary part)",
+    "attention_v_width": "from the architecture: query heads x the value head width",
+}
+
+
+# Of those, the widths read straight off typed fields (heads, head widths): they change only when
+# those do, so a preset's version fingerprint need not hold them.
+SHAPES = ("attention_qk_width", "attention_v_width")
+
+
+def derived(arch: Architecture, experts: bool) -> dict[str, int]:
+    """DERIVED's values for ``arch``; the active count only for a mixture of experts (``experts``):
+    a dense model uses every parameter, and entries read "no active count" as all."""
+    c = count(arch)
+    a = arch.attention
+    found = {
+        "params_counted": c.total,
+        "kv_per_token": c.kv_per_token,
+        "flops_per_token": c.flops_per_token,
+        "attention_qk_width": a.heads * (a.head_dim + a.rope_dim),
+        "attention_v_width": a.heads * a.v_dim,
+    }
+    if experts:
+        found["params_active_counted"] = c.active
+    return {name: found[name] for name in DERIVED if name in found}
+
+
 # ---- building one from a model's values ---------------------------------------------------
 
 

@@ -598,27 +598,8 @@ def read(data: dict) -> Reading:
     FAMILIES[model_type](keys)
     arch, why = _architecture(keys)
     if arch is not None:
-        counted = A.count(arch)
-        for name, value, how in (
-            ("params_counted", counted.total, "counted from the architecture"),
-            (
-                "params_active_counted",
-                counted.active,
-                "counted from the architecture: the routed experts a token skips left out",
-            ),
-            (
-                "kv_per_token",
-                counted.kv_per_token,
-                "counted from the architecture: keys and values per token, all layers",
-            ),
-            (
-                "flops_per_token",
-                counted.flops_per_token,
-                "counted from the architecture: 2 per multiplying weight a token uses",
-            ),
-        ):
-            if name != "params_active_counted" or "experts" in keys.values:  # dense: all are active
-                keys.put(name, value, "", how)
+        for name, value in A.derived(arch, "experts" in keys.values).items():
+            keys.put(name, value, "", A.DERIVED[name])
     # The variants the model selects in the entries it fills, as a preset's derived choices.
     for name, value, why in model_fill.choices({n: f.value for n, f in keys.values.items()}):
         keys.put(name, value, "", why)
@@ -678,7 +659,7 @@ def _architecture(k: _Keys):
     """(Architecture, '') for a family the architecture describes whole, else (None, why not).
     Puts the architecture's own fields (norm, biases, positions, ...) among the reading's values."""
     if k.model_type not in COUNTED:
-        return None, f"the parameter count of a {k.model_type} config is not derived here yet"
+        return None, f"the parameter count of a config of model_type {k.model_type} is not derived here yet"
     departs = _DEPARTS.get(k.model_type, {})
     k.put("norm", departs.get("norm", "rmsnorm"), "", f"{_HOW['norm']}: {departs.get('norm', 'rmsnorm')}")
     if k.has("attention_bias"):  # the config says; else the family's own
@@ -739,7 +720,7 @@ def filled(reading: Reading, mapping: list) -> dict:
     """input -> [its text, the config key, how it was read] for each ``[input, field, op, factor]`` of
     an entry's model fill mapping that the config gives."""
     out = {}
-    for name, field_name, op, factor in mapping:
+    for name, field_name, op, factor, *_ in mapping:
         if field_name not in reading.values:
             continue
         got = reading.values[field_name]
@@ -756,14 +737,19 @@ def filled(reading: Reading, mapping: list) -> dict:
 
 
 def fill_reply(text: str, mapping: list) -> tuple[dict, Reading | None]:
-    """A pasted config and an entry's model fill mapping -> (the page's reply, the reading): the
-    inputs it fills, or the error that refused it (then no reading; nothing else is run)."""
+    """A pasted config and an entry's model fill mapping (rows of input, field, op, factor and
+    whether the field is optional) -> (the page's reply, the reading): the inputs it fills, or the
+    error that refused it (then no reading; nothing else is run)."""
     try:
         reading = read_config(text)
     except ConfigError as bad:
         return {"ok": False, "error": str(bad)}, None
+    lacks = sorted({row[1] for row in mapping if not (row[4:] or [True])[0]} - set(reading.values))
+    if lacks:  # as a preset that lacks them is not offered: a partial model fills nothing
+        why = f"; {reading.uncounted}" if reading.uncounted else ""
+        return {"ok": False, "error": f"{reading.name} gives no {', '.join(lacks)}, which this entry needs{why}"}, None
     values = filled(reading, mapping)
-    missing = sorted({f for _, f, _, _ in mapping} - set(reading.values))
+    missing = sorted({row[1] for row in mapping} - set(reading.values))
     return (
         {"ok": True, "name": reading.name, "model_type": reading.model_type, "values": values, "missing": missing},
         reading,

@@ -196,7 +196,7 @@ class PageSpec(Spec):
     protocol: bool
     presets: NotRequired[dict[str, list[Preset]]]  # kind (model, hardware) -> the presets that fill this entry
     versions: Versions
-    config_fill: NotRequired[list[list[str]]]  # [input, preset field, op, factor]: what a pasted config.json fills
+    config_fill: NotRequired[list[list]]  # [input, preset field, op, factor, optional]: what a pasted config.json fills
     kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds in ``presets``: how a sentence names each
     devices: NotRequired[list[Device]]  # on entries solving for bytes: devices sold as one figure, built as another
 
