@@ -28,7 +28,7 @@ def _config(name: str) -> dict:
 def hf_tensors(c: dict) -> int:
     """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
-    llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
+    llama, mistral, mixtral, qwen2, phi3, phimoe, olmo2, whose two norms follow attention and the
     feed-forward layer instead of preceding them, and gemma2, with four; Falcon's parallel blocks;
     GPT-2; and BERT's encoder)."""
     t = c["model_type"]
@@ -145,7 +145,7 @@ def test_count_from_config_is_the_checkpoints(name):
         if json.loads(p.read_text())["model_type"]
         in (
             *("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2"),
-            *("gemma2", "bert"),
+            *("gemma2", "bert", "phi3"),
         )
     ],
 )
@@ -206,6 +206,14 @@ def test_bert_config_counts_positions_segments_and_the_pooler():
     relative = dict(_config("bert-base"), position_embedding_type="relative_key")
     with pytest.raises(H.ConfigError, match="only absolute"):
         H.read(relative)
+
+
+def test_phi4_config_has_no_window():
+    phi4 = H.read_config((CONFIGS / "phi-4.json").read_text())
+    assert _config("phi-4")["sliding_window"] is None
+    assert "window" not in phi4.values and "local_layers" not in phi4.values
+    assert phi4.get("attention") == "gqa" and phi4.get("head_dim") == 128  # 5120 / 40, 10 key-value heads
+    assert phi4.get("params_counted") == 14_659_507_200
 
 
 def test_moe_active_counts():
