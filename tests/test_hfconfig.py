@@ -30,8 +30,18 @@ def hf_tensors(c: dict) -> int:
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
     llama, mistral, mixtral, qwen2, phi3, phimoe, olmo2, whose two norms follow attention and the
     feed-forward layer instead of preceding them, and gemma2, with four; Falcon's parallel blocks;
-    GPT-2; and BERT's encoder)."""
+    GPT-2; BERT's encoder; and T5's encoder and decoder)."""
     t = c["model_type"]
+    if t == "t5":  # T5ForConditionalGeneration: shared, encoder.block.*, decoder.block.*, final_layer_norm each
+        d, v, h, kv, ffn = c["d_model"], c["vocab_size"], c["num_heads"], c["d_kv"], c["d_ff"]
+        enc, dec = c["num_layers"], c.get("num_decoder_layers") or c["num_layers"]
+        attention = 4 * d * h * kv  # q, k, v, o: no biases
+        mlp = (3 if c.get("feed_forward_proj", "relu").startswith("gated-") else 2) * d * ffn  # wi (wi_0, wi_1), wo
+        encoder = enc * (attention + mlp + 2 * d) + c.get("relative_attention_num_buckets", 32) * h + d
+        # each decoder block: SelfAttention, EncDecAttention and the MLP, each with its T5LayerNorm (a scale)
+        decoder = dec * (2 * attention + mlp + 3 * d) + c.get("relative_attention_num_buckets", 32) * h + d
+        lm_head = 0 if c.get("tie_word_embeddings", True) else v * d
+        return v * d + encoder + decoder + lm_head
     if t == "bert":  # BertModel: embeddings (word, position, token type, LayerNorm), encoder.layer.*, pooler
         d, L, v, ffn = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["intermediate_size"]
         embeddings = v * d + c["max_position_embeddings"] * d + c["type_vocab_size"] * d + 2 * d
@@ -145,7 +155,7 @@ def test_count_from_config_is_the_checkpoints(name):
         if json.loads(p.read_text())["model_type"]
         in (
             *("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2"),
-            *("gemma2", "bert", "phi3"),
+            *("gemma2", "bert", "phi3", "t5"),
         )
     ],
 )
@@ -214,6 +224,28 @@ def test_phi4_config_has_no_window():
     assert "window" not in phi4.values and "local_layers" not in phi4.values
     assert phi4.get("attention") == "gqa" and phi4.get("head_dim") == 128  # 5120 / 40, 10 key-value heads
     assert phi4.get("params_counted") == 14_659_507_200
+
+
+def test_t5_config_counts_both_stacks_and_their_bucket_tables():
+    t5 = H.read_config((CONFIGS / "t5-base.json").read_text())
+    assert (t5.get("encoder_layers"), t5.get("decoder_layers"), t5.get("layers")) == (12, 12, 24)
+    assert t5.values["decoder_layers"].key == "num_decoder_layers" and t5.values["head_dim"] == H.Field(64, "d_kv")
+    assert t5.get("relative_positions") == "buckets" and t5.values["relative_buckets"].key == (
+        "relative_attention_num_buckets"
+    )
+    assert t5.get("ffn_kind") == "relu" and t5.get("tied_embeddings") and "T5LayerNorm" in t5.values["norm"].note
+    arch = t5.architecture
+    assert arch.norms.kind == "rmsnorm" and not arch.norms.bias and not arch.attention.qkv_bias
+    counted = A.count(arch)
+    assert counted.part("relative") == 2 * 32 * 12  # one table in each stack's first layer
+    assert counted.part("cross_attention") == 12 * 4 * 768 * 768
+    assert counted.total == 222_903_552  # the paper's "about 220 million"
+    v11 = dict(_config("t5-base"), feed_forward_proj="gated-gelu", tie_word_embeddings=False)
+    gated = H.read(v11)
+    assert gated.get("ffn_kind") == "gated" and not gated.get("tied_embeddings")
+    assert gated.get("params_counted") == hf_tensors(v11)
+    with pytest.raises(H.ConfigError, match="feed_forward_proj"):
+        H.read(dict(_config("t5-base"), feed_forward_proj="tanh"))
 
 
 def test_moe_active_counts():

@@ -443,6 +443,9 @@ def _bert(k: _Keys) -> None:
 
 
 def _t5(k: _Keys) -> None:
+    """T5: an encoder and a decoder (num_layers, num_decoder_layers), heads of d_kv, relative
+    positions in buckets (one table per stack), T5LayerNorm (a scale only) and no biases; the
+    feed-forward block is ReLU or GELU, or gated (feed_forward_proj "gated-gelu", T5 v1.1)."""
     enc = k.take("encoder_layers", "num_layers", "the encoder's layer count")
     dec = k.optional("num_decoder_layers", "the decoder's layer count")
     if dec is None:
@@ -458,11 +461,31 @@ def _t5(k: _Keys) -> None:
     k.put("attention", "mha", "", "every head its own key and value")
     k.take("ffn_dim", "d_ff", "the feed-forward width")
     proj = k.text("feed_forward_proj") or "relu"
-    gated = proj.startswith("gated-")
-    k.put("ffn_kind", "gated" if gated else "relu", "feed_forward_proj" if k.has("feed_forward_proj") else "")
+    gated, act = proj.startswith("gated-"), proj.removeprefix("gated-")
+    if "-" in act or not act:
+        raise ConfigError(
+            k._key("feed_forward_proj"), f"{proj!r}: a t5 config gives an activation, or gated-<activation>"
+        )
+    key = "feed_forward_proj" if k.has("feed_forward_proj") else ""
+    if gated:
+        k.put("ffn_kind", "gated", key, f"{act} gate and a linear projection (wi_0, wi_1), then wo")
+    elif act == "relu" or act.startswith("gelu"):
+        k.put("ffn_kind", "relu" if act == "relu" else "gelu", key, "" if key else "feed_forward_proj absent: relu")
+    else:
+        raise ConfigError(k._key("feed_forward_proj"), f"{proj!r}: read here are relu, gelu and gated-<activation>")
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.maybe("context", "n_positions", "the context length")
-    k.maybe("relative_buckets", "relative_attention_num_buckets", "the relative position buckets")
+    buckets = k.optional("relative_attention_num_buckets", "the relative position buckets")
+    if buckets is None:
+        k.put("relative_buckets", 32, "", "relative_attention_num_buckets absent: T5Config's 32")
+    else:
+        k.put("relative_buckets", buckets, "relative_attention_num_buckets")
+    k.put(
+        "relative_positions",
+        "buckets",
+        "relative_attention_num_buckets" if buckets is not None else "",
+        "a table of buckets x heads in each stack's first layer, shared by its layers",
+    )
     tied = k.flag("tie_word_embeddings", True)
     k.put(
         "tied_embeddings",
@@ -628,11 +651,11 @@ def read(data: dict) -> Reading:
 # ---- the architecture, for the counts ----------------------------------------------------------
 
 # Families whose every weight the architecture describes.  Not yet counted (their fields are
-# read): Qwen2-MoE, Gemma (1), Gemma 3, T5, OPT and DBRX, whose real configs are not yet
+# read): Qwen2-MoE, Gemma (1), Gemma 3, OPT and DBRX, whose real configs are not yet
 # among the test data the counts are held to.
 COUNTED = (
     *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe", "olmo2", "falcon"),
-    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2", "gemma2", "bert"),
+    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2", "gemma2", "bert", "t5"),
 )
 # How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
 _DEPARTS = {
@@ -658,6 +681,8 @@ _DEPARTS = {
         "pooler": "counted",
     },
 }
+# Where a family's norm has a name of its own, what it is.
+_NORM_OF = {"t5": "the family's norm: T5LayerNorm, a scale and no bias, no mean subtracted (rmsnorm)"}
 _HOW = {
     "norm": "the family's norm",
     "qkv_bias": "the family's query, key and value projections carry biases",
@@ -680,7 +705,8 @@ def _architecture(k: _Keys):
     if k.model_type not in COUNTED:
         return None, f"the parameter count of a {k.model_type} config is not derived here yet"
     departs = _DEPARTS.get(k.model_type, {})
-    k.put("norm", departs.get("norm", "rmsnorm"), "", f"{_HOW['norm']}: {departs.get('norm', 'rmsnorm')}")
+    norm = departs.get("norm", "rmsnorm")
+    k.put("norm", norm, "", _NORM_OF.get(k.model_type, f"{_HOW['norm']}: {norm}"))
     if k.has("attention_bias"):  # the config says; else the family's own
         biased = k.flag("attention_bias", False)
         if biased:
