@@ -30,8 +30,14 @@ def hf_tensors(c: dict) -> int:
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
     llama, mistral, mixtral, qwen2, phi3, phimoe, olmo2, whose two norms follow attention and the
     feed-forward layer instead of preceding them, and gemma2, with four; Falcon's parallel blocks;
-    GPT-2; BERT's encoder; and T5's encoder and decoder)."""
+    GPT-2; BERT's encoder; T5's encoder and decoder; and OPT's biased pre-norm blocks)."""
     t = c["model_type"]
+    if t == "opt":  # OPTForCausalLM: embed_tokens, embed_positions (2 extra rows), layers.*, final_layer_norm
+        d, L, v, ffn = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["ffn_dim"]
+        # q_proj, k_proj, v_proj, out_proj, fc1 and fc2 with biases; self_attn_layer_norm and final_layer_norm
+        layer = 4 * (d * d + d) + (d * ffn + ffn) + (ffn * d + d) + 2 * (2 * d)
+        final = 2 * d if c.get("do_layer_norm_before", True) and not c.get("_remove_final_layer_norm") else 0
+        return v * d + (c["max_position_embeddings"] + 2) * d + L * layer + final  # lm_head is embed_tokens
     if t == "t5":  # T5ForConditionalGeneration: shared, encoder.block.*, decoder.block.*, final_layer_norm each
         d, v, h, kv, ffn = c["d_model"], c["vocab_size"], c["num_heads"], c["d_kv"], c["d_ff"]
         enc, dec = c["num_layers"], c.get("num_decoder_layers") or c["num_layers"]
@@ -155,7 +161,7 @@ def test_count_from_config_is_the_checkpoints(name):
         if json.loads(p.read_text())["model_type"]
         in (
             *("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2"),
-            *("gemma2", "bert", "phi3", "t5"),
+            *("gemma2", "bert", "phi3", "t5", "opt"),
         )
     ],
 )
@@ -269,17 +275,34 @@ def test_what_the_config_fixes_is_named():
 def test_families_not_yet_counted_say_so():
     text = json.dumps(
         {
-            "model_type": "opt",
+            "model_type": "gemma",
             "num_hidden_layers": 2,
             "hidden_size": 64,
             "num_attention_heads": 4,
-            "ffn_dim": 256,
+            "intermediate_size": 256,
             "vocab_size": 100,
         }
     )
-    opt = H.read_config(text)
-    assert "params_counted" not in opt.values and opt.architecture is None
-    assert opt.uncounted == "the parameter count of a opt config is not derived here yet"
+    gemma = H.read_config(text)
+    assert "params_counted" not in gemma.values and gemma.architecture is None
+    assert gemma.uncounted == "the parameter count of a gemma config is not derived here yet"
+
+
+def test_opt_config_counts_its_offset_positions_and_biases():
+    opt = H.read_config((CONFIGS / "opt-13b.json").read_text())
+    assert opt.values["positions"] == H.Field(2050, "max_position_embeddings", "a learned position table, 2 rows more")
+    assert all(opt.get(name) for name in ("qkv_bias", "out_bias", "ffn_bias")) and opt.get("tied_embeddings")
+    arch = opt.architecture
+    assert arch.norms.kind == "layernorm" and arch.norms.bias and arch.norms.final
+    counted = A.count(arch)
+    assert counted.part("positions") == 2050 * 5120
+    assert counted.total == 12_853_473_280 == hf_tensors(_config("opt-13b"))
+    assert counted.kv_per_token * 2 == 800 * 1024  # 800 KB a token at 2 bytes, the vLLM paper's figure
+    post = H.read(dict(_config("opt-13b"), do_layer_norm_before=False))  # OPT-350M's post-norm layers
+    assert post.values["final_norm"] == H.Field(False, "do_layer_norm_before")
+    assert post.get("params_counted") == 12_853_473_280 - 2 * 5120
+    narrow = H.read(dict(_config("opt-13b"), word_embed_proj_dim=512))
+    assert narrow.architecture is None and "project_in and project_out" in narrow.uncounted
 
 
 def test_deepseek_v3_counts_its_mtp_module_apart():
@@ -380,19 +403,19 @@ def test_compute_with_a_config_that_fills_nothing(tmp_path, capsys):
     path.write_text(
         json.dumps(
             {
-                "model_type": "opt",
+                "model_type": "gemma",
                 "num_hidden_layers": 2,
                 "hidden_size": 64,
                 "num_attention_heads": 4,
-                "ffn_dim": 256,
+                "intermediate_size": 256,
                 "vocab_size": 100,
             }
         )
-    )  # an OPT config is read, but not yet counted: entry 1 needs the count
+    )  # a Gemma (1) config is read, but not yet counted: entry 1 needs the count
     assert main(["compute", "1", "--config", str(path)]) == 2
     assert capsys.readouterr().err == (
         f"--config: {path} gives none of what fills Entry 1 (params_active_counted, params_counted, tokens)\n"
-        "--config: the parameter count of a opt config is not derived here yet\n"
+        "--config: the parameter count of a gemma config is not derived here yet\n"
     )
 
 
