@@ -28,10 +28,26 @@ def _config(name: str) -> dict:
 def hf_tensors(c: dict) -> int:
     """The checkpoint's parameters as the Hugging Face modelling code lays out its tensors, summed
     shape by shape: an independent count to hold the architecture's against (Llama-style blocks:
-    llama, mistral, mixtral, qwen2, phimoe, olmo2, whose two norms follow attention and the
+    llama, mistral, mixtral, qwen2, phi3, phimoe, olmo2, whose two norms follow attention and the
     feed-forward layer instead of preceding them, and gemma2, with four; Falcon's parallel blocks;
-    GPT-2; and BERT's encoder)."""
+    GPT-2; BERT's encoder; T5's encoder and decoder; and OPT's biased pre-norm blocks)."""
     t = c["model_type"]
+    if t == "opt":  # OPTForCausalLM: embed_tokens, embed_positions (2 extra rows), layers.*, final_layer_norm
+        d, L, v, ffn = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["ffn_dim"]
+        # q_proj, k_proj, v_proj, out_proj, fc1 and fc2 with biases; self_attn_layer_norm and final_layer_norm
+        layer = 4 * (d * d + d) + (d * ffn + ffn) + (ffn * d + d) + 2 * (2 * d)
+        final = 2 * d if c.get("do_layer_norm_before", True) and not c.get("_remove_final_layer_norm") else 0
+        return v * d + (c["max_position_embeddings"] + 2) * d + L * layer + final  # lm_head is embed_tokens
+    if t == "t5":  # T5ForConditionalGeneration: shared, encoder.block.*, decoder.block.*, final_layer_norm each
+        d, v, h, kv, ffn = c["d_model"], c["vocab_size"], c["num_heads"], c["d_kv"], c["d_ff"]
+        enc, dec = c["num_layers"], c.get("num_decoder_layers") or c["num_layers"]
+        attention = 4 * d * h * kv  # q, k, v, o: no biases
+        mlp = (3 if c.get("feed_forward_proj", "relu").startswith("gated-") else 2) * d * ffn  # wi (wi_0, wi_1), wo
+        encoder = enc * (attention + mlp + 2 * d) + c.get("relative_attention_num_buckets", 32) * h + d
+        # each decoder block: SelfAttention, EncDecAttention and the MLP, each with its T5LayerNorm (a scale)
+        decoder = dec * (2 * attention + mlp + 3 * d) + c.get("relative_attention_num_buckets", 32) * h + d
+        lm_head = 0 if c.get("tie_word_embeddings", True) else v * d
+        return v * d + encoder + decoder + lm_head
     if t == "bert":  # BertModel: embeddings (word, position, token type, LayerNorm), encoder.layer.*, pooler
         d, L, v, ffn = c["hidden_size"], c["num_hidden_layers"], c["vocab_size"], c["intermediate_size"]
         embeddings = v * d + c["max_position_embeddings"] * d + c["type_vocab_size"] * d + 2 * d
@@ -145,7 +161,7 @@ def test_count_from_config_is_the_checkpoints(name):
         if json.loads(p.read_text())["model_type"]
         in (
             *("llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "phimoe", "olmo2", "falcon", "gpt2"),
-            *("gemma2", "bert"),
+            *("gemma2", "bert", "phi3", "t5", "opt"),
         )
     ],
 )
@@ -208,6 +224,36 @@ def test_bert_config_counts_positions_segments_and_the_pooler():
         H.read(relative)
 
 
+def test_phi4_config_has_no_window():
+    phi4 = H.read_config((CONFIGS / "phi-4.json").read_text())
+    assert _config("phi-4")["sliding_window"] is None
+    assert "window" not in phi4.values and "local_layers" not in phi4.values
+    assert phi4.get("attention") == "gqa" and phi4.get("head_dim") == 128  # 5120 / 40, 10 key-value heads
+    assert phi4.get("params_counted") == 14_659_507_200
+
+
+def test_t5_config_counts_both_stacks_and_their_bucket_tables():
+    t5 = H.read_config((CONFIGS / "t5-base.json").read_text())
+    assert (t5.get("encoder_layers"), t5.get("decoder_layers"), t5.get("layers")) == (12, 12, 24)
+    assert t5.values["decoder_layers"].key == "num_decoder_layers" and t5.values["head_dim"] == H.Field(64, "d_kv")
+    assert t5.get("relative_positions") == "buckets" and t5.values["relative_buckets"].key == (
+        "relative_attention_num_buckets"
+    )
+    assert t5.get("ffn_kind") == "relu" and t5.get("tied_embeddings") and "T5LayerNorm" in t5.values["norm"].note
+    arch = t5.architecture
+    assert arch.norms.kind == "rmsnorm" and not arch.norms.bias and not arch.attention.qkv_bias
+    counted = A.count(arch)
+    assert counted.part("relative") == 2 * 32 * 12  # one table in each stack's first layer
+    assert counted.part("cross_attention") == 12 * 4 * 768 * 768
+    assert counted.total == 222_903_552  # the paper's "about 220 million"
+    v11 = dict(_config("t5-base"), feed_forward_proj="gated-gelu", tie_word_embeddings=False)
+    gated = H.read(v11)
+    assert gated.get("ffn_kind") == "gated" and not gated.get("tied_embeddings")
+    assert gated.get("params_counted") == hf_tensors(v11)
+    with pytest.raises(H.ConfigError, match="feed_forward_proj"):
+        H.read(dict(_config("t5-base"), feed_forward_proj="tanh"))
+
+
 def test_moe_active_counts():
     mixtral = H.read_config((CONFIGS / "mixtral-8x7b.json").read_text())
     assert mixtral.get("params_active_counted") == 12_879_925_248  # the announcement's 12.9B
@@ -229,17 +275,34 @@ def test_what_the_config_fixes_is_named():
 def test_families_not_yet_counted_say_so():
     text = json.dumps(
         {
-            "model_type": "opt",
+            "model_type": "gemma",
             "num_hidden_layers": 2,
             "hidden_size": 64,
             "num_attention_heads": 4,
-            "ffn_dim": 256,
+            "intermediate_size": 256,
             "vocab_size": 100,
         }
     )
-    opt = H.read_config(text)
-    assert "params_counted" not in opt.values and opt.architecture is None
-    assert opt.uncounted == "the parameter count of a config of model_type opt is not derived here yet"
+    gemma = H.read_config(text)
+    assert "params_counted" not in gemma.values and gemma.architecture is None
+    assert gemma.uncounted == "the parameter count of a config of model_type gemma is not derived here yet"
+
+
+def test_opt_config_counts_its_offset_positions_and_biases():
+    opt = H.read_config((CONFIGS / "opt-13b.json").read_text())
+    assert opt.values["positions"] == H.Field(2050, "max_position_embeddings", "a learned position table, 2 rows more")
+    assert all(opt.get(name) for name in ("qkv_bias", "out_bias", "ffn_bias")) and opt.get("tied_embeddings")
+    arch = opt.architecture
+    assert arch.norms.kind == "layernorm" and arch.norms.bias and arch.norms.final
+    counted = A.count(arch)
+    assert counted.part("positions") == 2050 * 5120
+    assert counted.total == 12_853_473_280 == hf_tensors(_config("opt-13b"))
+    assert counted.kv_per_token * 2 == 800 * 1024  # 800 KB a token at 2 bytes, the vLLM paper's figure
+    post = H.read(dict(_config("opt-13b"), do_layer_norm_before=False))  # OPT-350M's post-norm layers
+    assert post.values["final_norm"] == H.Field(False, "do_layer_norm_before")
+    assert post.get("params_counted") == 12_853_473_280 - 2 * 5120
+    narrow = H.read(dict(_config("opt-13b"), word_embed_proj_dim=512))
+    assert narrow.architecture is None and "project_in and project_out" in narrow.uncounted
 
 
 def test_deepseek_v3_counts_its_mtp_module_apart():
@@ -340,19 +403,19 @@ def test_compute_with_a_config_that_fills_nothing(tmp_path, capsys):
     path.write_text(
         json.dumps(
             {
-                "model_type": "opt",
+                "model_type": "gemma",
                 "num_hidden_layers": 2,
                 "hidden_size": 64,
                 "num_attention_heads": 4,
-                "ffn_dim": 256,
+                "intermediate_size": 256,
                 "vocab_size": 100,
             }
         )
-    )  # an OPT config is read, but not yet counted: entry 1 needs the count
+    )  # a Gemma (1) config is read, but not yet counted: entry 1 needs the count
     assert main(["compute", "1", "--config", str(path)]) == 2
     assert capsys.readouterr().err == (
         f"--config: {path} does not fill Entry 1: it gives no params_counted, which the entry needs from a model\n"
-        "--config: the parameter count of a config of model_type opt is not derived here yet\n"
+        "--config: the parameter count of a config of model_type gemma is not derived here yet\n"
     )
 
 
@@ -490,17 +553,17 @@ def test_a_config_selects_the_variants_a_preset_would():
 
 def test_a_paste_that_lacks_what_the_entry_needs_fills_nothing():
     """As a preset lacking a required field is not offered, a config that cannot give entry 1 its
-    parameter count (OPT's is not counted yet) is refused whole, not half-filled."""
+    parameter count (Gemma (1)'s is not counted yet) is refused whole, not half-filled."""
     from tests.support import load_bank
 
     entries, _ = load_bank()
     one = next(e for e in entries if e.key == "1")
     mapping = [[f.input, f.field, f.op, f.factor, f.optional] for f in one.fill if f.kind == "model"]
-    text = json.dumps({"model_type": "opt", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4})
-    text = text[:-1] + ', "ffn_dim": 256, "vocab_size": 100}'
+    text = json.dumps({"model_type": "gemma", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4})
+    text = text[:-1] + ', "intermediate_size": 256, "vocab_size": 100}'
     reply, reading = H.fill_reply(text, mapping)
     assert reading is None and reply == {
         "ok": False,
-        "error": "opt gives no params_counted, which this entry needs;"
-        " the parameter count of a config of model_type opt is not derived here yet",
+        "error": "gemma gives no params_counted, which this entry needs;"
+        " the parameter count of a config of model_type gemma is not derived here yet",
     }

@@ -139,6 +139,7 @@ class _Keys:
     def __init__(self, data: dict, model_type: str, prefix: str = ""):
         self.data, self.model_type, self.prefix = data, model_type, prefix
         self.values: dict[str, Field] = {}
+        self.uncounted = ""  # why this config, of a counted family, is not counted
 
     def _key(self, key: str) -> str:
         return self.prefix + key
@@ -413,10 +414,37 @@ def _gpt2(k: _Keys) -> None:
 
 
 def _opt(k: _Keys) -> None:
+    """OPT: learned positions with an offset of 2 rows, biases on every projection (enable_bias),
+    LayerNorms before each sublayer and after the last layer (do_layer_norm_before), tied output."""
     _attention_heads(k)
     k.take("ffn_dim", "ffn_dim", "the feed-forward width")
-    k.put("ffn_kind", "relu" if k.text("activation_function") in (None, "relu") else "gelu", "activation_function")
+    act = k.text("activation_function")
+    k.put(
+        "ffn_kind",
+        "relu" if act in (None, "relu") else "gelu",
+        "activation_function" if k.has("activation_function") else "",
+        "" if k.has("activation_function") else "activation_function absent: OPTConfig's relu",
+    )
     _common_tail(k, tied_default=True)
+    context = k.values.get("context")
+    if context is not None:  # OPTLearnedPositionalEmbedding keeps 2 rows before position 0
+        k.put("positions", context.value + 2, "max_position_embeddings", "a learned position table, 2 rows more")
+    if k.flag("enable_bias", True):
+        for name in ("qkv_bias", "out_bias", "ffn_bias"):
+            k.put(name, True, "enable_bias" if k.has("enable_bias") else "", "" if k.has("enable_bias") else _OPT_BIAS)
+    before = k.flag("do_layer_norm_before", True)
+    if not before or k.flag("_remove_final_layer_norm", False):  # OPTDecoder's final_layer_norm
+        k.put("final_norm", False, "do_layer_norm_before" if not before else "_remove_final_layer_norm")
+    width = k.optional("word_embed_proj_dim", "the token table's width")
+    if width is not None and width != k.get("d_model"):  # OPT-350M: project_in and project_out
+        k.uncounted = (
+            f"word_embed_proj_dim {width} differs from hidden_size: project_in and project_out are not counted here"
+        )
+    if not k.flag("layer_norm_elementwise_affine", True):
+        k.uncounted = "layer_norm_elementwise_affine false: LayerNorms without weights are not counted here"
+
+
+_OPT_BIAS = "enable_bias absent: OPTConfig's true, a bias on every projection"
 
 
 def _bert(k: _Keys) -> None:
@@ -443,6 +471,9 @@ def _bert(k: _Keys) -> None:
 
 
 def _t5(k: _Keys) -> None:
+    """T5: an encoder and a decoder (num_layers, num_decoder_layers), heads of d_kv, relative
+    positions in buckets (one table per stack), T5LayerNorm (a scale only) and no biases; the
+    feed-forward block is ReLU or GELU, or gated (feed_forward_proj "gated-gelu", T5 v1.1)."""
     enc = k.take("encoder_layers", "num_layers", "the encoder's layer count")
     dec = k.optional("num_decoder_layers", "the decoder's layer count")
     if dec is None:
@@ -458,11 +489,31 @@ def _t5(k: _Keys) -> None:
     k.put("attention", "mha", "", "every head its own key and value")
     k.take("ffn_dim", "d_ff", "the feed-forward width")
     proj = k.text("feed_forward_proj") or "relu"
-    gated = proj.startswith("gated-")
-    k.put("ffn_kind", "gated" if gated else "relu", "feed_forward_proj" if k.has("feed_forward_proj") else "")
+    gated, act = proj.startswith("gated-"), proj.removeprefix("gated-")
+    if "-" in act or not act:
+        raise ConfigError(
+            k._key("feed_forward_proj"), f"{proj!r}: a t5 config gives an activation, or gated-<activation>"
+        )
+    key = "feed_forward_proj" if k.has("feed_forward_proj") else ""
+    if gated:
+        k.put("ffn_kind", "gated", key, f"{act} gate and a linear projection (wi_0, wi_1), then wo")
+    elif act == "relu" or act.startswith("gelu"):
+        k.put("ffn_kind", "relu" if act == "relu" else "gelu", key, "" if key else "feed_forward_proj absent: relu")
+    else:
+        raise ConfigError(k._key("feed_forward_proj"), f"{proj!r}: read here are relu, gelu and gated-<activation>")
     k.take("vocab", "vocab_size", "the vocabulary size")
     k.maybe("context", "n_positions", "the context length")
-    k.maybe("relative_buckets", "relative_attention_num_buckets", "the relative position buckets")
+    buckets = k.optional("relative_attention_num_buckets", "the relative position buckets")
+    if buckets is None:
+        k.put("relative_buckets", 32, "", "relative_attention_num_buckets absent: T5Config's 32")
+    else:
+        k.put("relative_buckets", buckets, "relative_attention_num_buckets")
+    k.put(
+        "relative_positions",
+        "buckets",
+        "relative_attention_num_buckets" if buckets is not None else "",
+        "a table of buckets x heads in each stack's first layer, shared by its layers",
+    )
     tied = k.flag("tie_word_embeddings", True)
     k.put(
         "tied_embeddings",
@@ -609,11 +660,11 @@ def read(data: dict) -> Reading:
 # ---- the architecture, for the counts ----------------------------------------------------------
 
 # Families whose every weight the architecture describes.  Not yet counted (their fields are
-# read): Qwen2-MoE, Gemma (1), Gemma 3, T5, OPT and DBRX, whose real configs are not yet
-# among the test data the counts are held to.
+# read): Qwen2-MoE, Gemma (1), Gemma 3 and DBRX, whose real configs are not yet among the
+# test data the counts are held to.
 COUNTED = (
     *("llama", "mistral", "mixtral", "phi3", "qwen2", "qwen3", "qwen3_moe", "olmo2", "falcon"),
-    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2", "gemma2", "bert"),
+    *("deepseek_v2", "deepseek_v3", "kimi_k2", "phimoe", "gpt2", "gemma2", "bert", "t5", "opt"),
 )
 # How a family departs from a Llama block (RMSNorm, no biases), in the presets' field names.
 _DEPARTS = {
@@ -623,6 +674,7 @@ _DEPARTS = {
     "olmo2": {"qk_norm": "full"},  # q_norm over every query head, k_norm over every key head
     "phimoe": {"norm": "layernorm", "qkv_bias": True, "out_bias": True},
     "falcon": {"norm": "layernorm"},  # biases as its bias key says (read with the family)
+    "opt": {"norm": "layernorm"},  # biases as enable_bias says (read with the family)
     "deepseek_v3": {"router_bias": True},
     "kimi_k2": {"router_bias": True},
     "gpt2": {"norm": "layernorm", "qkv_bias": True, "out_bias": True, "ffn_bias": True},
@@ -639,6 +691,8 @@ _DEPARTS = {
         "pooler": "counted",
     },
 }
+# Where a family's norm has a name of its own, what it is.
+_NORM_OF = {"t5": "the family's norm: T5LayerNorm, a scale and no bias, no mean subtracted (rmsnorm)"}
 _HOW = {
     "norm": "the family's norm",
     "qkv_bias": "the family's query, key and value projections carry biases",
@@ -660,8 +714,11 @@ def _architecture(k: _Keys):
     Puts the architecture's own fields (norm, biases, positions, ...) among the reading's values."""
     if k.model_type not in COUNTED:
         return None, f"the parameter count of a config of model_type {k.model_type} is not derived here yet"
+    if k.uncounted:
+        return None, k.uncounted
     departs = _DEPARTS.get(k.model_type, {})
-    k.put("norm", departs.get("norm", "rmsnorm"), "", f"{_HOW['norm']}: {departs.get('norm', 'rmsnorm')}")
+    norm = departs.get("norm", "rmsnorm")
+    k.put("norm", norm, "", _NORM_OF.get(k.model_type, f"{_HOW['norm']}: {norm}"))
     if k.has("attention_bias"):  # the config says; else the family's own
         biased = k.flag("attention_bias", False)
         if biased:
