@@ -66,6 +66,43 @@ def test_numeric_formats_are_the_tables():
     assert "bool" not in NUMERIC and "text" not in NUMERIC and "fraction" in NUMERIC
 
 
+def test_formats_is_the_only_switch_on_a_formats_name():
+    """Adding a format touches numbers.py (its row and its branch in format_number), the schema and
+    the docs (docs/architecture.md's recipe): no other module may decide anything by a format's
+    name, so none compares a name to a format kind or keeps a table keyed by one."""
+    root = Path(__file__).resolve().parents[1]
+    names = "|".join(f.name for f in FORMATS)
+    keys = "|".join(f.name for f in FORMATS if f.numeric)  # "text" is every reply's key, not a format's
+    compared = re.compile(
+        rf"""(==|!=|===|!==|\bin)\s*\(?\s*["'](?:{names})["']|["'](?:{names})["']\s*(==|!=|===|!==|in\b)"""
+        rf"""|^\s*["'](?:{keys})["']\s*:"""  # a dict keyed by a format's name
+    )
+    found = []
+    for path in [*root.glob("site_builder/**/*.py"), *root.glob("pyodide_app/*.js")]:
+        if path.name == "numbers.py" and path.parent.name == "runtime":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0] if path.suffix == ".py" else line.split("//")[0]
+            if ("format" in code or "kind" in code or re.search(rf"^\s*[\"'](?:{keys})[\"']\s*:", code)) and (
+                compared.search(code)
+            ):
+                found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert not found, "read the format's column in numbers.FORMATS instead:\n" + "\n".join(found)
+
+
+def test_each_format_says_where_its_last_digit_is():
+    """The solver's tolerance and a rescaled result's figures come from FORMATS' columns."""
+    from site_builder.runtime.numbers import figures, half_last_place
+
+    assert half_last_place("int", 123456) == 0.5
+    assert half_last_place("fixed:2", 3.14159) == 0.005
+    assert half_last_place("percent:1", 0.125) == 0.0005
+    assert half_last_place("sig:3", 1234.0) == 5.0 and half_last_place("si:4", 2.5e9) == 5e5
+    assert half_last_place("fraction", 0.3) == 0.5e-4
+    assert [figures(f) for f in ("sig:5", "si:2", "sci:6", "fixed:2", "int", "fraction")] == [5, 2, 6, 4, 4, 4]
+    assert all(f.place for f in FORMATS if f.numeric) and not any(f.place for f in FORMATS if not f.numeric)
+
+
 # ----------------------------------------------------------------------------- defaults written once
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..load.entry import Check
 from ..runtime.domain import Interval
-from ..runtime.numbers import NumberError, read_exact, read_list, significant_digits
+from ..runtime.numbers import NumberError, format_of, read_exact, read_list, significant_digits
 
 FLOAT_NOISE = 1e-9
 
@@ -33,7 +33,7 @@ def problem(check: Check, output_format: str = "sig") -> str | None:
             return f"range: {exc}"
         return None
     text = _target(check)
-    if text.strip().lower() in ("true", "false", "yes", "no") or output_format == "text":
+    if text.strip().lower() in ("true", "false", "yes", "no") or format_of(output_format)[0].words:
         return None
     try:
         read_list(text) if text.strip()[:1] in "([" else read_exact(text)

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections import namedtuple
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 # Between a number's parts and before its unit, so that a line never breaks inside one value.
 NBSP = "\u00a0"
@@ -242,26 +242,48 @@ def _comma_reading(m: re.Match, s: str, text: str) -> dict | None:
 
 # ----------------------------------------------------------------------------- writing
 
+
 # One way to write an output.  takes_n: written name:N (N figures or decimals; N optional);
 # numeric: a number, that can be solved for, drawn and scaled; description: for docs and schema.
-Format = namedtuple("Format", "name takes_n numeric description")
+class Format(NamedTuple):
+    """One output format: everything the runtime, the solver and the menus know of it."""
 
-# The output formats, the one list: the schema's pattern and description, the docs' table and
-# the loader's hint are held to it (tests/test_docs.py); ``format_number`` writes each.
-FORMATS = tuple(
-    Format(*f)
-    for f in (
-        ("sig", True, True, "N significant figures, scientific beyond 10⁹"),
-        ("fixed", True, True, "N decimals"),
-        ("percent", True, True, "a fraction written as a percentage with N decimals"),
-        ("sci", True, True, "always scientific"),
-        ("si", True, True, "SI prefix glued to the unit: `1.342 GB`"),
-        ("int", False, True, "thousands separators"),
-        ("fraction", False, True, "`7/39` when the value is a simple fraction"),
-        ("bool", False, False, "yes/no"),
-        ("text", False, False, ""),
-    )
+    name: str
+    takes_n: bool  # written ``name:N``
+    numeric: bool  # a number the solver, the checks and the elasticities can use
+    description: str  # the schema's and the docs' words
+    place: str = ""  # where its last printed digit sits: "significant" (N figures), "decimal", "unit"
+    shift: int = 0  # for "decimal": the value's decimals are N + shift (a percentage: 2)
+    digits: int | None = None  # N when none is written (a fraction that is none: 4 figures)
+    menu: str = "plain"  # how the unit menu names it as a result's default ("auto": the unit's own scale)
+    words: bool = False  # any text: a printed check is compared as words
+
+
+# The output formats, the one list, and the only place a format's name decides anything: the
+# schema's pattern and description, the docs' table and the loader's hint are held to it
+# (tests/test_page_spec.py); ``format_number`` writes each; the solver's tolerance, a rescaled
+# result's figures and the unit menu's names read its columns.
+FORMATS = (
+    Format(
+        "sig",
+        True,
+        True,
+        "N significant figures, scientific beyond 10⁹",
+        "significant",
+        0,
+        3,
+        "plain, scientific from 10⁹",
+    ),
+    Format("fixed", True, True, "N decimals", "decimal", 0, 3),
+    Format("percent", True, True, "a fraction written as a percentage with N decimals", "decimal", 2, 3),
+    Format("sci", True, True, "always scientific", "significant", 0, 3, "scientific"),
+    Format("si", True, True, "SI prefix glued to the unit: `1.342 GB`", "significant", 0, 3, "auto"),
+    Format("int", False, True, "thousands separators", "unit", 0, None, "plain, in full"),
+    Format("fraction", False, True, "`7/39` when the value is a simple fraction", "significant", 0, 4),
+    Format("bool", False, False, "yes/no"),
+    Format("text", False, False, "", words=True),
 )
+FORMAT_BY_NAME = {f.name: f for f in FORMATS}
 NUMERIC = tuple(f.name for f in FORMATS if f.numeric)
 FORMAT_PATTERN = (
     "^(("
@@ -280,6 +302,33 @@ def split_format(fmt: str) -> tuple[str, int | None]:
         raise ValueError(f"unknown format {fmt!r}")
     kind, _, n = fmt.partition(":")
     return kind, int(n) if n else None
+
+
+def format_of(fmt: str) -> tuple[Format, int | None]:
+    """``"si:3"`` -> (the si row of FORMATS, 3); ValueError for no format."""
+    kind, n = split_format(fmt)
+    return FORMAT_BY_NAME[kind], n
+
+
+def half_last_place(fmt: str, target: float) -> float:
+    """Half a unit in the last place ``fmt`` prints at ``target``: how near a solved value must
+    come to a target to print as it (FORMATS' ``place``, ``shift`` and ``digits``)."""
+    f, n = format_of(fmt)
+    n = f.digits if n is None or not f.takes_n else n
+    if f.place == "unit":
+        return 0.5
+    if f.place == "decimal":
+        return 0.5 * 10.0 ** -(n + f.shift)
+    if target == 0 or not math.isfinite(target):
+        return 1e-12
+    return 0.5 * 10.0 ** (math.floor(math.log10(abs(target))) - (n or 4) + 1)
+
+
+def figures(fmt: str) -> int:
+    """The significant figures a result keeps when the reader shows it in another scale: its
+    format's N where N counts figures, else 4."""
+    f, n = format_of(fmt)
+    return n if n is not None and f.place == "significant" else 4
 
 
 _SI = [(24, "Y"), (21, "Z"), (18, "E"), (15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k")]

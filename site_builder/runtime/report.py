@@ -12,7 +12,7 @@ import math
 
 from . import units as unit_table
 from .domain import DomainError
-from .numbers import SUFFIXES, format_number, split_format, write_input
+from .numbers import SUFFIXES, format_number, format_of, write_input
 from .page import DEFAULT_FORMAT
 from .roots import STOP
 
@@ -284,10 +284,8 @@ class Report:
         text = self.write(y)
         if text != self.write(self.target) or y == self.target:
             return text
-        kind, n = split_format(self.output.get("format", DEFAULT_FORMAT))
-        n = 3 if n is None else n
-        if kind in ("int", "fraction"):
-            kind, n = "sig", 6
+        f, n = format_of(self.output.get("format", DEFAULT_FORMAT))
+        kind, n = (f.name, f.digits if n is None else n) if f.takes_n else ("sig", 6)  # no N to widen: figures
         for extra in range(1, 10):
             wider = dict(self.output, format=f"{kind}:{n + extra}")
             text = self.calc.write(wider, y, self.units)

@@ -53,7 +53,7 @@ import time
 from . import units as unit_table
 from .domain import DomainError
 from .grid import MAX_EVALUATIONS, SECONDS, SLOW, Grid, Spent
-from .numbers import NBSP, NUMERIC, NumberError, split_format
+from .numbers import NBSP, NUMERIC, NumberError, half_last_place, split_format
 from .page import DEFAULT_FORMAT
 from .report import Report
 from .roots import Roots
@@ -70,23 +70,11 @@ def solve(
 
 
 def printed_tolerance(fmt: str, target: float) -> float:
-    """Half a unit in the last place the output's format prints at ``target``."""
+    """Half a unit in the last place the output's format prints at ``target`` (numbers.FORMATS)."""
     try:
-        kind, n = split_format(fmt or DEFAULT_FORMAT)
+        return half_last_place(fmt or DEFAULT_FORMAT, target)
     except ValueError:
-        kind, n = "sig", 4
-    n = 3 if n is None else n
-    if kind == "int":
-        return 0.5
-    if kind == "fixed":
-        return 0.5 * 10.0**-n
-    if kind == "percent":
-        return 0.5 * 10.0 ** -(n + 2)
-    if kind == "fraction":
-        n = 4  # what it prints when the value is no simple fraction
-    if target == 0 or not math.isfinite(target):
-        return 1e-12
-    return 0.5 * 10.0 ** (math.floor(math.log10(abs(target))) - n + 1)
+        return half_last_place("sig:4", target)
 
 
 class Problem(Grid, Roots, Report):

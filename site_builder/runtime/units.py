@@ -17,12 +17,13 @@ from .numbers import (
     NBSP,
     NumberError,
     comma_hint,
+    figures,
     format_number,
+    format_of,
     format_value,
     listed,
     read_exact,
     significant_digits,
-    split_format,
     with_unit,
 )
 
@@ -95,24 +96,15 @@ CHOICES: dict[str, dict[str, str]] = {
     "flop-rate": {"auto": "TFLOP/s, PFLOP/s…", "sci": "scientific"},
     "count": {"suffix": "k, M, B, T", "plain": "plain", "sci": "scientific"},
 }
+
+
 # How an entry's own format writes a family's values, named for the menu's default option.
-FORMAT_NAMES = {
-    "sig": "plain, scientific from 10⁹",
-    "int": "plain, in full",
-    "sci": "scientific",
-    "fixed": "plain",
-    "percent": "plain",
-}
-
-
 def default_name(fam: str, formats: list[str]) -> str:
     """The unit menu's default option, named by what it shows: 'Default: kB, MB, GB… (10³ steps)'."""
     names = []
     for fmt in formats:
-        kind = split_format(fmt)[0]
-        name = (
-            CHOICES.get(fam, {}).get("auto", "with an SI prefix") if kind == "si" else FORMAT_NAMES.get(kind, "plain")
-        )
+        menu = format_of(fmt)[0].menu
+        name = CHOICES.get(fam, {}).get("auto", "with an SI prefix") if menu == "auto" else menu
         if name not in names:
             names.append(name)
     return "Default: " + (names[0] if len(names) == 1 else "as each result is written")
@@ -137,11 +129,6 @@ def dimension(unit: str) -> dict:
     return UNITS[unit][0]
 
 
-def _digits(fmt: str) -> int:
-    kind, n = split_format(fmt)
-    return n if n is not None and kind in ("sig", "si", "sci") else 4
-
-
 def plain_integer(x: float) -> str:
     """A whole number in full, from the value's shortest decimal: 5.88e23 -> 588,000,000,000,000,000,000,000."""
     if not math.isfinite(x):
@@ -156,7 +143,7 @@ def write(value, fmt: str, unit: str, choice: str | None) -> str:
         return format_value(value, fmt, unit)
     if isinstance(value, (list, tuple)):
         return listed([write(v, fmt, unit, choice) for v in value])
-    n = _digits(fmt)
+    n = figures(fmt)
     x = float(value)
     if choice in SCALED:
         factor, label = SCALED[choice]
