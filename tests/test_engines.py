@@ -281,6 +281,12 @@ def test_no_page_of_the_sample_is_wider_than_a_phone(fresh, server):
             assert inner <= 450, inner
             if width > inner:
                 wide[path] = (width, inner)
+            # The site's links and buttons sit on one row below the brand (WebKit's 447 px too).
+            one_row = fresh.evaluate(
+                "(() => { const r = [...document.querySelectorAll('.site-nav > *')].map((e) => e.getBoundingClientRect());"
+                " return Math.max(...r.map((b) => b.top)) < Math.min(...r.map((b) => b.bottom)); })()"
+            )
+            assert one_row, f"{path}: the header's links and buttons wrap at 390 px"
             shots = os.environ.get("ENGINE_SCREENSHOTS")
             if shots and path == "/35/":
                 python_ready(fresh)
