@@ -117,6 +117,15 @@ function applyPreset(kind, id) {   // an id the menu offers, or one link.js foun
   }
   document.getElementById(`preset-${kind}`).value = id;
   state.filled[kind] = id;
+  // Where an entry's own count of the model is not its architecture's, the page says so once.
+  document.getElementById(`departs-${kind}`)?.remove();
+  if (preset.departs) {
+    const line = document.createElement("p");
+    line.className = "preset-departs";
+    line.id = `departs-${kind}`;
+    line.textContent = preset.departs;
+    document.getElementById("plan-presets")?.append(line);
+  }
   return true;
 }
 

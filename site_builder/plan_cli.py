@@ -11,7 +11,7 @@ from .errors import BuildFailed, Problems
 
 def compute_plan(args) -> int:
     from .check.plan_check import check_plan, load_plan, plan_files
-    from .load.fill import filled
+    from .load.fill import filled, plan_departures
     from .load.load import BANK_FILE, TOOLKIT_FILE, entry_files, load_file
     from .load.presets import load_presets
     from .runtime.api import json_safe
@@ -45,11 +45,23 @@ def compute_plan(args) -> int:
         raise BuildFailed(problems)
     plan, calc = checked
     raw, used = {}, {}
+    if args.config and args.model:
+        print("--config and --model both name the model: give one", file=sys.stderr)
+        return 2
     if args.model or args.hardware:
         chosen = _preset_inputs(args, plan)
         if chosen is None:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
+    if args.config:  # the reader's own model, read as compute reads it for an entry
+        from .cli import _config_inputs
+
+        got = _config_inputs(args, plan)
+        if isinstance(got, int):
+            return got
+        path, reading, preset, values = got
+        raw.update(values)
+        used["model"] = preset
     outputs = {o.name for o in plan.outputs}
     targets = []
     for item in args.assignments:
@@ -92,8 +104,12 @@ def compute_plan(args) -> int:
     print(f"{plan.title} · entries {', '.join(calc.entries_used())}")
     given = {a.split("=")[0].strip() for a in args.assignments}
     for preset in used.values():
-        kept = {n: v for n, v in filled(plan, preset).items() if n not in given}
+        every = filled(plan, preset)
+        kept = {n: v for n, v in every.items() if n not in given}
         print(f"  from {preset.name}: {', '.join(f'{n}={v}' for n, v in kept.items())}")
+        departs = plan_departures(plan, calc, preset) if kept == every else ""
+        if departs:
+            print(f"  note: {departs}")
     width = max(len(o.label) for o in plan.outputs)
     steps = {s["id"]: s for s in calc.steps}
     for o in plan.outputs:

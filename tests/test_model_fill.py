@@ -183,3 +183,20 @@ def test_entry_1_takes_attentions_widths_from_the_architecture_mla_included(bank
     assert (llama["d_attn"], llama["d_v"]) == ("4096", "4096")
     kaplan = run(entry, models["llama-2-7b"], attention="kaplan")["attention_flops_per_token"]["value"]
     assert kaplan == 6 * 32 * 4096 * 4096  # 6 n_layer n_ctx d_attn, Kaplan et al.
+
+
+def test_a_plan_filled_from_a_model_beyond_entry_16s_block_says_so(capsys):
+    """The plans price weights by entry 16's block: a model beyond it is said, on the command
+    line (preset or config.json) and on the plan page."""
+    assert main(["compute", "train-plan", "--model", "t5-11b"]) == 0
+    out = capsys.readouterr().out
+    assert "  note: Entry 16's count differs from the architecture count of T5-11B: whole model" in out
+    assert "This plan's figures take entry 16's count." in out
+    assert main(["compute", "train-plan", "--model", "llama-2-7b"]) == 0
+    assert "note:" not in capsys.readouterr().out
+    config = str(ENTRIES.parent / "tests" / "data" / "configs" / "deepseek-v2-lite.json")
+    assert main(["compute", "serve-plan", "--config", config]) == 0
+    out = capsys.readouterr().out
+    assert "  from DeepseekV2ForCausalLM: L=27, d=2048" in out and "multi-head latent attention" in out
+    assert main(["compute", "serve-plan", "--config", config, "--model", "llama-2-7b"]) == 2
+    assert capsys.readouterr().err == "--config and --model both name the model: give one\n"

@@ -120,7 +120,7 @@ def test_every_plan_is_versioned_and_a_changed_default_needs_a_new_version_and_a
     (message,) = plan_gate({**plans, "serve-plan": (changed, calc)})
     now = plan_fingerprint(changed, {e.key: e for e in entries})
     assert message == (
-        "plan serve-plan: its inputs changed since version 1 without a new version; add version 2 to "
+        "plan serve-plan: its inputs changed since version 2 without a new version; add version 3 to "
         f"_versions.yaml (date, what changed and why, the release) with fingerprint {flow(now)}"
     )
     relabelled = dataclasses.replace(plan.inputs[0], label="Transformer layers")

@@ -23,7 +23,7 @@ from .entry import Entry, Fill, Where
 from .presets import KINDS, Preset, fields, load_presets, preset_architecture
 
 __all__ = [
-    *("Fill", "read", "offers", "fill_value", "filled", "offered", "spec", "departures"),
+    *("Fill", "read", "offers", "fill_value", "filled", "offered", "spec", "departures", "plan_departures"),
     *("check_fill", "resolve_case_presets"),
 ]
 
@@ -81,6 +81,27 @@ def departures(entry: Entry, preset: Preset, calc: Calculator | None = None) -> 
     run = (calc or Calculator(entry.spec())).run(filled(entry, preset))
     values = {name: value.value for name, value in preset.values.items()}
     return _departures(outputs, run["outputs"], values, preset.name, preset_architecture(preset))
+
+
+def plan_departures(plan, calc, preset: Preset) -> str:
+    """``departures`` for a plan (``calc``: its PlanCalculator): every step whose entry marks an
+    output ``counted:`` (the training and serving plans' entry 16), as the model fills the plan."""
+    counted = {key: [o for o in c.outputs if o.get("counted")] for key, c in calc.calculators.items() if c.outputs}
+    if preset.kind != "model" or not any(counted.values()) or not offers(plan, preset):
+        return ""
+    run = calc.run(filled(plan, preset))
+    values = {name: value.value for name, value in preset.values.items()}
+    arch = preset_architecture(preset)
+    for step in run["steps"].values():
+        outputs = counted.get(step["entry"]) or []
+        said = _departures(outputs, {n: {"value": v} for n, v in step["outputs"].items()}, values, preset.name, arch)
+        if said:
+            said = said.replace("This entry's count", f"Entry {step['entry']}'s count", 1)
+            return said.replace(
+                "Entries that take a parameter count use the architecture's.",
+                f"This plan's figures take entry {step['entry']}'s count.",
+            )
+    return ""
 
 
 def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[Preset]]:

@@ -39,6 +39,10 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
         version = renderer.versions.plan_current(plan.id)
         spec = dict(calc.spec)
         spec["presets"] = preset_fill.spec(plan, renderer.presets)
+        for item in spec["presets"].get("model", []):  # where entry 16's block is not the model's count
+            departs = preset_fill.plan_departures(plan, calc, renderer.presets["model"][item["id"]])
+            if departs:
+                item["departs"] = departs
         spec["labels"] = {i.name: i.label for i in plan.inputs} | {o.name: o.label for o in plan.outputs}
         spec["reserved"] = [r for r in RESERVED if r not in ("model", "hardware")] + ["model", "hardware"]
         spec["version"] = version
