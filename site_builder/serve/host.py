@@ -1,19 +1,24 @@
 """The production host's rules, as a local server: the built site on 127.0.0.1 only, with the
-headers and redirects of netlify.toml applied, so that ``serve`` and the browser tests see the
-site as the production host serves it.
+headers and redirects of netlify.toml applied as Netlify applies them, so that ``serve`` and the
+browser tests see the site as the production host serves it.
+
+Netlify's own engines (npm's ``@netlify/headers`` and ``@netlify/redirects``) are the reference:
+tests/test_host_netlify.py asks them, for every built path and every alias, what Netlify sends,
+and holds this server to it.  A rule this server cannot apply as Netlify would (a splat, a
+placeholder, a condition, a rewrite) is refused when netlify.toml is read, not skipped.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import gzip
 import http.server
 import io
+import re
 import threading
 import tomllib
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ..pages.urls import NETLIFY
 
@@ -31,18 +36,93 @@ TYPES = {
     ".webmanifest": "application/manifest+json",
 }
 
+# The redirect fields this server applies; any other (query, conditions, signed, headers) it refuses.
+REDIRECT_FIELDS = {"from", "to", "status", "force"}
+
 
 def host_rules(path: Path = NETLIFY) -> tuple[list[dict], list[dict]]:
-    """([{for, values}], [{from, to, status}]) from netlify.toml."""
+    """([{for, values}], [{from, to, status, force}]) from netlify.toml, normalized as Netlify's
+    parsers do (values trimmed, comma lists as ``a, b``, a status of 301 unless given)."""
     if not path.exists():
         return [], []
     config = tomllib.loads(path.read_text(encoding="utf-8"))
-    return config.get("headers", []), config.get("redirects", [])
+    headers = [
+        {"for": rule["for"].strip(), "values": {name.strip(): _value(v) for name, v in rule["values"].items()}}
+        for rule in config.get("headers", [])
+        if rule.get("values")
+    ]
+    redirects = [_redirect_rule(rule) for rule in config.get("redirects", [])]
+    return headers, redirects
 
 
-def _matches(pattern: str, path: str) -> bool:
-    """Netlify's path patterns: exact, or '*' standing for any rest of the path."""
-    return fnmatch.fnmatchcase(path, pattern)
+def _value(raw) -> str:
+    """A header's value as @netlify/headers-parser normalizes it: trimmed, each comma of a list
+    followed by one space; a TOML array is a comma list."""
+    if isinstance(raw, list):
+        return ", ".join(_value(item) for item in raw)
+    if not isinstance(raw, str):
+        raise ValueError(f"netlify.toml: a header's value must be a string, not {raw!r}")
+    return re.sub(r"\s*,\s*", ", ", raw.strip())
+
+
+def _redirect_rule(rule: dict) -> dict:
+    source = rule.get("from", "")
+    unknown = set(rule) - REDIRECT_FIELDS
+    status = rule.get("status", 301)
+    if unknown or "*" in source or "/:" in source or not 300 <= status < 400 or not source.startswith("/"):
+        raise ValueError(
+            f"netlify.toml: the local host applies redirects from one path to another (3xx, optionally"
+            f" forced), as Netlify does; teach site_builder/serve/host.py this one first: {rule!r}"
+        )
+    return {"from": source, "to": rule["to"], "status": status, "force": bool(rule.get("force", False))}
+
+
+@functools.lru_cache(maxsize=256)
+def _for_pattern(pattern: str) -> re.Pattern:
+    """A ``for`` path as @netlify/headers-parser compiles it (its for_regexp.js): segments, a
+    standalone ``*`` standing for any rest (empty too), ``:name`` for one segment, ``*`` inside
+    a segment for anything; an optional trailing slash; letters of either case."""
+
+    def part(segment: str) -> str:
+        if segment.startswith(":"):
+            return "([^/]+)"
+        if segment == "*":
+            return "?(.*)"
+        if "*" in segment:
+            return "(.*)".join(re.escape(piece) for piece in segment.split("*"))
+        return re.escape(segment)
+
+    segments = [s.rstrip() for s in pattern.split("/")]
+    return re.compile("^/" + "/".join(part(s) for s in segments if s) + "/?$", re.IGNORECASE)
+
+
+def headers_for(rules: list[dict], path: str) -> dict[str, str]:
+    """As Netlify does: every matching rule applies, a later one overriding an earlier same-named header."""
+    merged: dict[str, tuple[str, str]] = {}  # by lower-case name: (name, value)
+    for rule in rules:
+        if _for_pattern(rule["for"]).match(path):
+            merged.update({name.lower(): (name, value) for name, value in rule["values"].items()})
+    return dict(merged.values())
+
+
+def _without_slash(path: str) -> str:
+    """Netlify's redirector matches a path with or without one trailing slash."""
+    return path[:-1] if path.endswith("/") and len(path) > 1 else path
+
+
+def redirect_for(rules: list[dict], path: str, has_file) -> dict | None:
+    """The first rule whose ``from`` is ``path`` (decoded, either side of a trailing slash; letters
+    as written); one not forced only where no file answers (Netlify's shadowing)."""
+    wanted = _without_slash(unquote(path))
+    for rule in rules:
+        if _without_slash(rule["from"]) == wanted:
+            return rule if rule["force"] or not has_file() else None
+    return None
+
+
+def location(rule: dict, query: str) -> str:
+    """Where a redirect sends: its target, with the request's query unless the target has its own."""
+    return rule["to"] + (f"?{query}" if query and "?" not in rule["to"] else "")
 
 
 # As hosts do: text and WebAssembly, not archives (far pages fetch the zip xz-compressed).
@@ -52,16 +132,6 @@ COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".py", ".wasm",
 @functools.lru_cache(maxsize=512)
 def _gzipped(path: str, mtime_ns: int) -> bytes:
     return gzip.compress(Path(path).read_bytes(), 6, mtime=0)
-
-
-def headers_for(rules: list[dict], path: str) -> dict[str, str]:
-    """As the host does: every matching rule applies, a later one overriding an earlier same-named header."""
-    merged: dict[str, str] = {}
-    for rule in rules:
-        if _matches(rule["for"], path):
-            for name, value in rule.get("values", {}).items():
-                merged[name] = " ".join(str(value).split())
-    return merged
 
 
 def _servable(target: Path, directory) -> Path:
@@ -83,22 +153,38 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # quiet: tests and serve print their own lines
         pass
 
+    def host_headers(self) -> dict[str, str]:
+        """netlify.toml's headers for this request's path."""
+        return headers_for(self.headers_rules, urlsplit(getattr(self, "path", "/")).path)
+
+    def send_header(self, keyword, value):
+        """A header netlify.toml sets replaces the server's own (as Netlify's custom headers do,
+        Content-Type included): sent once, in ``end_headers``, with netlify.toml's value."""
+        if keyword.lower() in {name.lower() for name in self.host_headers()}:
+            return
+        super().send_header(keyword, value)
+
     def end_headers(self):
-        for name, value in headers_for(self.headers_rules, urlsplit(self.path).path).items():
-            self.send_header(name, value)
+        for name, value in self.host_headers().items():
+            super().send_header(name, value)
         super().end_headers()
 
+    def _has_file(self) -> bool:
+        """Whether a file answers the request's path: the file, or a folder's index.html."""
+        target = _servable(Path(self.translate_path(self.path)), self.directory)
+        slash = urlsplit(self.path).path.endswith("/")
+        return target.is_file() or (slash and (target / "index.html").is_file())
+
     def _redirect(self) -> bool:
-        path = urlsplit(self.path).path
-        for rule in self.redirect_rules:
-            if rule["from"] == path and rule.get("status", 301) in (301, 302, 308):
-                self.send_response(rule.get("status", 301))
-                query = urlsplit(self.path).query
-                self.send_header("Location", rule["to"] + (f"?{query}" if query else ""))
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-                return True
-        return False
+        parts = urlsplit(self.path)
+        rule = redirect_for(self.redirect_rules, parts.path, self._has_file)
+        if rule is None:
+            return False
+        self.send_response(rule["status"])
+        self.send_header("Location", location(rule, parts.query))
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        return True
 
     def _send_gzip(self, target: Path):
         """As the production host does: compressible files go gzip-encoded to clients that accept it."""

@@ -86,8 +86,16 @@ class LiveHandler(Handler):
     and a service worker that caches nothing (the site's would answer with pages since rebuilt)."""
 
     events: Events
+    own = False  # this response is serve's own (no-store), not a file as the host sends it
+
+    def host_headers(self) -> dict[str, str]:
+        """netlify.toml's headers, but for serve's own responses its no-store stands: a page
+        with the reload script, or serve's script, worker and events, is never kept."""
+        headers = super().host_headers()
+        return {k: v for k, v in headers.items() if k.lower() != "cache-control"} if self.own else headers
 
     def send_head(self):
+        self.own = False
         path = urlsplit(self.path).path
         if path == "/__serve__/events":
             return self._stream()
@@ -108,6 +116,7 @@ class LiveHandler(Handler):
         return super().send_head()
 
     def _send_bytes(self, body: bytes, kind: str, status: int = 200):
+        self.own = True
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
@@ -128,6 +137,7 @@ class LiveHandler(Handler):
     def _stream(self):
         """Server-sent events: the state now, then after each rebuild (a comment now and then keeps it open)."""
         self.close_connection = True
+        self.own = True
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
