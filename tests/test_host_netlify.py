@@ -120,3 +120,19 @@ def test_the_comparison_sees_a_host_that_strays():
     netlify = {"headers": {"Cache-Control": "public, max-age=0, must-revalidate"}, "status": 301, "location": "/35/"}
     said = _disagreements("/kv-cache-size", netlify, Stray(), {"cache-control"})
     assert [s.split(":")[1].strip() for s in said] == ["cache-control", "status", "Location"], said
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        'from = "/old/*"\n  to = "/new/:splat"',  # a splat
+        'from = "/news/:year/"\n  to = "/archive/"',  # a placeholder
+        'from = "/"\n  to = "/index.html"\n  status = 200',  # a rewrite
+        'from = "/fr/"\n  to = "/"\n  conditions = {Language = ["fr"]}',  # a condition
+    ],
+)
+def test_a_redirect_the_host_cannot_apply_as_netlify_would_is_refused(tmp_path, rule):
+    config = tmp_path / "netlify.toml"
+    config.write_text(f"[[redirects]]\n  {rule}\n")
+    with pytest.raises(ValueError, match="teach site_builder/serve/host.py"):
+        host_rules(config)
