@@ -12,7 +12,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from site_builder.serve.serve import COMPRESSIBLE, _gzipped
+from site_builder.serve.host import COMPRESSIBLE, _gzipped
 from tests.support import CHROMIUM_ARGS as CHROMIUM_ARGS  # the tests' flags, for the benchmarks too
 
 ROOT = Path(__file__).resolve().parent.parent

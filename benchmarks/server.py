@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from site_builder.serve.serve import Handler, SiteServer
+from site_builder.serve.host import Handler, SiteServer
 
 BARE = Path(__file__).parent / "bare"
 

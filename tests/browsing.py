@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from site_builder.build import build, write_site
-from site_builder.serve.serve import SiteServer
+from site_builder.serve.host import SiteServer
 
 PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
 # A plan page's own signal that its Python has computed it.

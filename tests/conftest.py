@@ -104,7 +104,7 @@ def _generous(b):
 @pytest.fixture(scope="session")
 def server(site):
     """The built site on 127.0.0.1, with netlify.toml's headers and redirects."""
-    from site_builder.serve.serve import SiteServer
+    from site_builder.serve.host import SiteServer
 
     with SiteServer(site) as running:
         yield running

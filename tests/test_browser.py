@@ -78,7 +78,7 @@ def _boots(browser, site, tmp_path, missing=(), far=False):
     """Which way Python booted on a copy of the site without the ``missing`` files (and that it
     computes), served from 127.0.0.1 or from a ``far`` server (50 ms before every response)."""
     from benchmarks.server import BenchServer, Link
-    from site_builder.serve.serve import SiteServer
+    from site_builder.serve.host import SiteServer
 
     copy = tmp_path / f"site-{len(list(tmp_path.iterdir()))}"
     shutil.copytree(site, copy, copy_function=os.link)

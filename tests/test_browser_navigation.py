@@ -266,7 +266,7 @@ def test_every_boot_way_serves_the_pages_after_it(browser, site, tmp_path, missi
     import os
     import shutil
 
-    from site_builder.serve.serve import SiteServer
+    from site_builder.serve.host import SiteServer
 
     copy = tmp_path / "site"
     shutil.copytree(site, copy, copy_function=os.link)

@@ -15,7 +15,7 @@ import urllib.parse
 
 import pytest
 
-from site_builder.serve.serve import Handler, SiteServer
+from site_builder.serve.host import Handler, SiteServer
 from tests.browsing import serve_page
 from tests.engines import Firefox, WebKit, webkit_console
 from tests.support import load_bank

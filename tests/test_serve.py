@@ -20,8 +20,9 @@ import pytest
 
 from site_builder.build import build_site
 from site_builder.errors import BuildFailed
+from site_builder.serve.host import SiteServer
 from site_builder.serve.incremental import Site
-from site_builder.serve.serve import LIVE, Events, LiveHandler, SiteServer
+from site_builder.serve.serve import LIVE, Events, LiveHandler
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = ROOT / "entries"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from site_builder.pages.urls import NETLIFY, aliases, netlify_with_aliases, url_map
-from site_builder.serve.serve import host_rules
+from site_builder.serve.host import host_rules
 
 PINNED = Path(__file__).parent / "data" / "urls.txt"
 
