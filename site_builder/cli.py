@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from .config_file import config_inputs, read_config_file
 from .errors import BuildFailed, Problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +152,7 @@ def _compute(args) -> int:
     inputs, targets = {}, []
     config_used = None
     if args.config:
-        config_used = _config_inputs(args, entry.source)
+        config_used = config_inputs(args, entry.source)
         if config_used is None:
             return 2
         if isinstance(config_used, int):
@@ -245,36 +246,6 @@ def _notes(entry, presets: dict, inputs: dict) -> None:
         print(f"note: {note}", file=sys.stderr)
 
 
-def _config_inputs(args, entry):
-    """(path, reading, preset, inputs) a --config file fills, or an exit code after saying why."""
-    from .load.fill import filled as fill_from
-    from .load.preset_import import config_preset
-
-    reading = _read_config(args.config)
-    if reading is None:
-        return 2
-    try:
-        preset = config_preset(reading)
-    except ValueError as exc:
-        print(f"{args.config}: {exc}", file=sys.stderr)
-        return 1
-    mapped = [f for f in entry.fill if f.kind == "model"]
-    lacks = sorted({f.field for f in mapped if not f.optional and not preset.has(f.field)})
-    got = fill_from(entry, preset) if mapped and not lacks else {}
-    if not got:
-        if not mapped:
-            why = ": it has no model fill mapping"
-        elif lacks:  # as a preset that lacks them is not offered: a partial model is not filled
-            why = f": it gives no {', '.join(lacks)}, which the entry needs from a model"
-        else:
-            why = f" ({', '.join(sorted({f.field for f in mapped}))})"
-        print(f"--config: {args.config} does not fill {entry.label}{why}", file=sys.stderr)
-        if reading.uncounted and mapped:
-            print(f"--config: {reading.uncounted}", file=sys.stderr)
-        return 2
-    return args.config, reading, preset, got
-
-
 def _variants(entry, preset, kept: dict) -> list[str]:
     """Which variant (choice input) a model selected and why, and which inputs take its counts."""
     from .load.model_architecture import COUNTS
@@ -325,35 +296,10 @@ def _solve(args, entry, presets: dict, inputs: dict, output: str, sense: str, ta
     return 0
 
 
-def _read_config(path: Path):
-    """A config.json read, or None after printing what is wrong as path:line: key: message."""
-    from .runtime.hfconfig import ConfigError, read_config
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"{path}: cannot read it: {exc}", file=sys.stderr)
-        return None
-    try:
-        return read_config(text)
-    except ConfigError as bad:
-        print(f"{path}:{_line_of(text, bad.key)}: {bad}", file=sys.stderr)
-        return None
-
-
-def _line_of(text: str, key: str) -> int:
-    """The line where a key is written (its last part), or 1 for a key the config lacks."""
-    if key:
-        where = text.find(f'"{key.rsplit(".", 1)[-1]}"')
-        if where >= 0:
-            return text.count("\n", 0, where) + 1
-    return 1
-
-
 def _import(args) -> int:
     from .load.preset_import import slug, write_preset
 
-    reading = _read_config(args.config)
+    reading = read_config_file(args.config)
     if reading is None:
         return 2
     id = args.id or slug(reading.name)

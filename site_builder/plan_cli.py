@@ -54,9 +54,9 @@ def compute_plan(args) -> int:
             return 2 if (args.model, args.hardware).count("list") == 0 else 0
         raw, used = chosen
     if args.config:  # the reader's own model, read as compute reads it for an entry
-        from .cli import _config_inputs
+        from .config_file import config_inputs
 
-        got = _config_inputs(args, plan)
+        got = config_inputs(args, plan)
         if isinstance(got, int):
             return got
         path, reading, preset, values = got

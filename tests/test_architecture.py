@@ -59,7 +59,7 @@ STAGES = (
     ("pages", ("site_builder.pages",)),
     ("build", ("site_builder.build",)),
     ("serve", ("site_builder.serve",)),
-    ("commands", ("site_builder.api", "site_builder.plan_cli")),
+    ("commands", ("site_builder.api", "site_builder.plan_cli", "site_builder.config_file")),
     ("cli", ("site_builder.cli", "site_builder.__main__", "site_builder")),
 )
 
