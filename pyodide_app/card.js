@@ -36,8 +36,18 @@ export function cardContent(spec, shown, link) {
   return {
     kicker: `${text(document.querySelector(".kicker > span"))} · Derivation Bank`,
     title: text(document.querySelector("article.entry h1")),
-    results, inputs, link,
+    results, inputs, link, comparison: comparison(),
   };
+}
+
+// The comparison the page shows (compare.js's table), as the card draws it: its columns (the
+// last, "Remove", left out) and one row per preset; null when no comparison is shown.
+function comparison() {
+  const table = document.getElementById("compare-table");
+  const out = document.getElementById("compare-out");
+  if (!table || !out || out.hidden || !table.tBodies[0] || !table.tBodies[0].rows.length) return null;
+  const cells = (row) => [...row.cells].slice(0, -1).map(text);
+  return { head: cells(table.tHead.rows[0]), rows: [...table.tBodies[0].rows].map(cells) };
 }
 
 // Lines of at most `max` characters, breaking between the pieces (a piece too long is cut).
@@ -75,9 +85,30 @@ export function cardSvg(content, theme, ns) {
   y += 44;
   for (const line of wrap(content.title.split(" "), 46, " ").slice(0, 2)) { add("text", { x: 48, y, fill: c.ink, "font-family": SERIF, "font-size": 34, "font-weight": 700 }, line); y += 40; }
   y += 18;
-  const inputLines = wrap(content.inputs.map((i) => `${i.label} = ${i.value}`), 104).slice(0, 8);
+  // Beside a comparison each row takes its own preset's values: the other inputs get three lines.
+  const inputLines = wrap(content.inputs.map((i) => `${i.label} = ${i.value}`), 104).slice(0, content.comparison ? 3 : 8);
   const room = H - 48 - 22 * inputLines.length - 30;
-  content.results.slice(0, 6).forEach((r, k) => {
+  const table = content.comparison;
+  if (table) {
+    // Side by side: the presets compared, the headline first, as many rows and columns as fit.
+    const columns = table.head.slice(0, 4);
+    const rows = table.rows.slice(0, Math.max(1, Math.floor((room - y - 34) / 34)));
+    const first = 260, width = (W - 96 - first) / Math.max(columns.length - 1, 1);
+    const x = (i) => (i === 0 ? 48 : 48 + first + (i - 1) * width);
+    const cut = (value, i) => { const max = i === 0 ? 22 : Math.floor(width / 14); return value.length > max ? `${value.slice(0, max - 1)}…` : value; };
+    columns.forEach((name, i) => add("text", { x: x(i), y, fill: c.muted, "font-family": SANS, "font-size": 17 }, cut(name, i)));
+    y += 10;
+    add("line", { x1: 48, x2: W - 48, y1: y, y2: y, stroke: c.line, "stroke-width": 1 });
+    for (const row of rows) {
+      y += 34;
+      row.slice(0, columns.length).forEach((value, i) => add("text", {
+        x: x(i), y, fill: i === 1 ? c.accent : c.ink, "font-family": SANS, "font-size": i === 0 ? 22 : 24,
+        "font-weight": i === 1 ? 700 : 400, "font-variant-numeric": "tabular-nums lining-nums",
+      }, cut(value, i)));
+    }
+    if (table.rows.length > rows.length) add("text", { x: 48, y: y + 28, fill: c.muted, "font-family": SANS, "font-size": 15 }, `and ${table.rows.length - rows.length} more on the page`);
+  }
+  if (!table) content.results.slice(0, 6).forEach((r, k) => {
     const big = k === 0;
     if (!big && y + 64 > room) return;   // no room: the first results only, never over the inputs
     add("text", { x: 48, y, fill: c.muted, "font-family": SANS, "font-size": big ? 22 : 18 }, r.label);
@@ -183,7 +214,11 @@ export function setupCard({ spec, shown, link }) {
       hand(await pngWithText(png, {
         Title: content.title,
         Source: content.link,
-        Comment: [...content.results.map((r) => `${r.label} = ${r.value}`), ...content.inputs.map((i) => `${i.label} = ${i.value}`)].join("\n"),
+        Comment: [
+          ...content.results.map((r) => `${r.label} = ${r.value}`),
+          ...(content.comparison ? content.comparison.rows.map((row) => row.join(" · ")) : []),
+          ...content.inputs.map((i) => `${i.label} = ${i.value}`),
+        ].join("\n"),
       }), `${base}.png`);
     } catch (err) {
       document.getElementById("card-feedback").textContent = `The PNG could not be drawn here (${err.message}); the SVG works.`;

@@ -196,3 +196,17 @@ def test_the_embed_card_shows_the_comparison_compactly(page, server):
         assert page.is_hidden(hidden), hidden
     assert rows(page)[0] == ["llama-3-70b", *expected(35, "llama-3-70b")]
     assert page.problems == []
+
+
+def test_the_card_image_carries_the_comparison(page, server):
+    """The downloaded card (SVG, and the PNG's text) draws the presets compared side by side."""
+    open_entry(page, server, "/35/?compare=llama-3-70b,mixtral-8x7b")
+    wait_rows(page, 2)
+    values = page.eval_on_selector_all("#compare-table tbody tr", "rs => rs.map(r => r.cells[1].textContent)")
+    with page.expect_download() as svg_download:
+        page.click("#card-actions button[data-card='svg'][data-theme='light']")
+    svg = open(svg_download.value.path(), encoding="utf-8").read()
+    assert "Llama 3 70B" in svg and "Mixtral 8x7B" in svg and "<script" not in svg
+    assert all(v.replace(NBSP, "\u00a0") in svg for v in values), values
+    assert "compare=llama-3-70b" in svg.replace("%2C", ",")
+    assert page.problems == []
