@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check lint test test-quick bench clean chromium java engines
+.PHONY: setup build serve check lint test test-quick bench bench-suite clean chromium java engines
 
 # The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
@@ -61,6 +61,10 @@ test-quick: $(VENV)/.installed-test
 bench: setup $(VENV)/.installed-test chromium engines
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) -m benchmarks.run
+
+# The test suite's duration, run once as `make test` runs it; writes BENCHMARKS.md's suite section.
+bench-suite: setup $(VENV)/.installed-test chromium java engines
+	$(PY) -m benchmarks.suite
 
 clean:
 	rm -rf _site .cache .pytest_cache

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks import engines, serve_edit, site_build
+from benchmarks import suite as benchmark_suite
 from benchmarks.common import CHROMIUM_ARGS, READY_MS, bench_site, fmt, quantile, ratio, summary
 from benchmarks.common import python_ready as python_ready_at
 from benchmarks.server import BenchServer, Link
@@ -340,10 +341,12 @@ def run(runs: int, out: Path, edits: int) -> int:
         engine_runs = max(3, runs // 2)
         in_engines = engines.report(engines.measure(site, engine_runs), engine_runs)
         weight = page_weight(site)
+        suite = benchmark_suite.kept(out.read_text(encoding="utf-8")) if out.exists() else ""
         out.write_text(
             report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav)
             + "\n"
             + in_engines
+            + ("\n" + suite if suite else "")  # the suite's duration, recorded by benchmarks.suite
         )
         print(f"wrote {out}")
     return 0

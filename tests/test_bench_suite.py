@@ -1,0 +1,22 @@
+"""The suite's duration section of BENCHMARKS.md: written between its markers, rewritten in place,
+and kept by ``make bench`` when it rewrites the rest of the file."""
+
+from __future__ import annotations
+
+from benchmarks import suite
+
+
+def test_the_suite_section_is_written_once_and_kept(tmp_path):
+    out = tmp_path / "BENCHMARKS.md"
+    out.write_text("# Benchmarks\n\nThe rest.\n")
+    found = {"wall": 1199.6, "summary": "3102 passed in 1197.00s", "slowest": [("160.6", "call", "t.py::a")], "code": 0}
+    found["load"] = 1.0
+    suite.write(out, found)
+    suite.write(out, {**found, "wall": 590.2})
+    text = out.read_text()
+    assert text.count(suite.BEGIN) == 1 and text.startswith("# Benchmarks\n\nThe rest.\n")
+    assert (
+        "**9 min 50 s**" in text and "| The suite in at most 10 minutes on a 2-core machine | ✓ | 9 min 50 s |" in text
+    )
+    assert "| 160.6 s | call | `t.py::a` |" in text
+    assert suite.kept(text).startswith(suite.BEGIN) and suite.kept("# no section\n") == ""
