@@ -4,6 +4,8 @@
 // (runtime/hfconfig.py) reads it, or refuses it with a message naming the key at fault.
 // Nothing in a paste is run, and a refused paste changes no input.
 const MAX_CHARS = 256 * 1024;   // the parser's own limit; checked here too, before anything is sent
+// A whole number as the runtime's numbers.grouped writes one for a reader: 262,144.
+const grouped = (n) => n.toLocaleString("en");
 let setup = null;
 let pasted = new Set();   // the inputs the last paste set
 
@@ -57,7 +59,7 @@ export function setupConfig({ spec, form, runner, addNotice, box, raw }) {
 
   async function read(text) {
     if (text.length > MAX_CHARS) {
-      say(`Refused: ${text.length} characters; a config.json is at most ${MAX_CHARS} (256 KiB).`, true);
+      say(`Refused: ${grouped(text.length)} characters; a config.json is at most ${grouped(MAX_CHARS)} (256 KiB).`, true);
       return;
     }
     say("Reading…");
@@ -127,7 +129,7 @@ export function setupConfig({ spec, form, runner, addNotice, box, raw }) {
       panel.hidden = false;
       if (!file) return;
       if (file.size > MAX_CHARS) {
-        say(`Refused: ${file.name} is ${file.size} bytes; a config.json is at most ${MAX_CHARS} (256 KiB).`, true);
+        say(`Refused: ${file.name} is ${grouped(file.size)} bytes; a config.json is at most ${grouped(MAX_CHARS)} (256 KiB).`, true);
         return;
       }
       area.value = await file.text();

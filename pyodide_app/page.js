@@ -108,7 +108,7 @@ function showResult(value) {
     // A result the inputs make meaningless is a sentence (the runtime's flag), never a number.
     element.textContent = shown.flag || shown.text;
     element.classList.toggle("flag", Boolean(shown.flag));
-    showList(element, shown.flag ? null : shown.items, shown.items_unit);
+    showList(element, shown.flag ? null : shown.items, shown.items_unit, shown.rows);
   }
   for (const big of document.querySelectorAll(".result.headline output")) {   // a long value is set smaller, never cut
     const n = big.textContent.length;
@@ -121,9 +121,10 @@ function showResult(value) {
   outputs.classList.remove("stale");
 }
 
-// A list output as a small table, one row a value, written by Python like the rest; its text
-// (the values in parentheses) stays for screen readers and the citation.
-function showList(element, items, unit) {
+// A list output as a small table, one row a value, written by Python like the rest, each row
+// headed as Python heads it (the statement's index, j = 2, or the place from 1); its text (the
+// values in parentheses) stays for screen readers and the citation.
+function showList(element, items, unit, rows) {
   let table = document.getElementById(`list-${element.id.slice(4)}`);
   element.classList.toggle("listed", Boolean(items));
   if (!items) {
@@ -138,13 +139,13 @@ function showList(element, items, unit) {
     table.append(document.createElement("tbody"));
     element.after(table);
   }
-  table.classList.toggle("wide", items.some((text) => text.length > 9));
+  table.classList.toggle("wide", items.some((text) => text.length > 9) || rows.some((text) => text.length > 3));
   if (table.caption) table.caption.remove();
   if (unit) table.createCaption().textContent = `in ${unit}`;   // said once, not on every row
   table.tBodies[0].replaceChildren(...items.map((text, k) => {
     const row = document.createElement("tr");
     const head = document.createElement("th");
-    head.textContent = String(k + 1);
+    head.textContent = rows[k];
     const cell = document.createElement("td");
     cell.textContent = text;
     row.append(head, cell);

@@ -7,6 +7,10 @@
 // An input the reader typed (or the link gave) is theirs: a preset chosen afterwards leaves it
 // as it is, and offers beside it "Also set context length from Llama 3 70B (8,192)".
 
+// A preset's value as a reader reads it: a whole number grouped as the runtime's numbers.grouped
+// groups one (8,192); another spelling (70B, 0.5) as the preset writes it.
+const shownValue = (text) => (/^\d+$/.test(text) ? BigInt(text).toLocaleString("en") : text);
+
 // ``link``: what the page's link asks (link.js's readLink): its presets and its own inputs.
 export function setupPresets(spec, form, link) {
   const offered = spec.presets || {};
@@ -71,7 +75,7 @@ export function setupPresets(spec, form, link) {
     line.append("Your value is kept. ");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `Also set ${label.charAt(0).toLowerCase()}${label.slice(1)} from ${preset.name} (${value[0]})`;
+    button.textContent = `Also set ${label.charAt(0).toLowerCase()}${label.slice(1)} from ${preset.name} (${shownValue(String(value[0]))})`;
     button.addEventListener("click", () => {
       typed.delete(name);
       unoffer(name);

@@ -21,7 +21,7 @@ from pathlib import Path
 from .errors import BuildFailed, Problems
 from .runtime.calculator import Calculator
 from .runtime.domain import DomainError
-from .runtime.numbers import NBSP
+from .runtime.numbers import NBSP, index_span
 
 ENTRIES = Path(__file__).resolve().parent.parent / "entries"
 KINDS = ("model", "hardware")
@@ -62,9 +62,21 @@ class Quantity:
     text: str = ""  # as the page prints it (no-break spaces)
     name: str = ""
     label: str = ""
+    # A list's elements as the statement indexes them: entry 46's vote terms at n = 3 are
+    # j = 2, 3 (``index`` (2, 3), ``index_symbol`` "j"); empty when the output names no index.
+    index: tuple = ()
+    index_symbol: str = ""
+
+    @property
+    def written(self) -> str:
+        """As the page prints it, and for a list the statement indexes, which indices it holds:
+        ``(0.027, 0.001) for j = 2 to 3`` (no-break spaces, as ``text``)."""
+        if not self.index:
+            return self.text
+        return f"{self.text} for {index_span(self.index_symbol, self.index[0], len(self.index))}"
 
     def __str__(self) -> str:
-        return _plain_text(self.text)
+        return _plain_text(self.written)
 
     def __repr__(self) -> str:
         unit = f" {self.unit}" if self.unit else ""
@@ -98,6 +110,20 @@ class Quantity:
 
     def __ge__(self, other):
         return self.value >= (other.value if isinstance(other, Quantity) else other)
+
+
+def _quantity(output: dict, written: dict) -> Quantity:
+    """An output as the runtime wrote it (``Calculator.run``), with the statement's index of a list."""
+    index = written.get("index")
+    return Quantity(
+        written["value"],
+        output.get("unit", ""),
+        written["text"],
+        output["name"],
+        output.get("label", output["name"]),
+        tuple(range(index["first"], index["first"] + len(written["value"]))) if index else (),
+        index["symbol"] if index else "",
+    )
 
 
 def _table_html(caption: str, head: tuple, rows: list[tuple]) -> str:
@@ -157,7 +183,7 @@ class Result:
         return _table_text(f"{self.entry.label} · {self.entry.title}", self._rows())
 
     def _repr_html_(self) -> str:
-        rows = [(q.label, q.text, q.unit) for q in self.outputs.values()]
+        rows = [(q.label, q.written, q.unit) for q in self.outputs.values()]
         return _table_html(f"{self.entry.label} · {self.entry.title}", ("Output", "Value", "Unit"), rows)
 
 
@@ -200,7 +226,7 @@ class Solution:
 
     def _repr_html_(self) -> str:
         head = (self.free, *(q.label for q in self.results[0].outputs.values())) if self.results else (self.free,)
-        rows = [(v.text, *(q.text for q in r.outputs.values())) for v, r in zip(self.values, self.results)]
+        rows = [(v.text, *(q.written for q in r.outputs.values())) for v, r in zip(self.values, self.results)]
         table = _table_html(f"{self.entry.label} · {self.question()}", head, rows)
         return f"<p>{html.escape(self.message)}</p>{table}"
 
@@ -359,16 +385,7 @@ class Entry:
         return raw, used, tuple(notes)
 
     def _result(self, run: dict, used: tuple = (), notes: tuple = ()) -> Result:
-        outputs = {
-            o["name"]: Quantity(
-                run["outputs"][o["name"]]["value"],
-                o.get("unit", ""),
-                run["outputs"][o["name"]]["text"],
-                o["name"],
-                o.get("label", o["name"]),
-            )
-            for o in self.calculator.outputs
-        }
+        outputs = {o["name"]: _quantity(o, run["outputs"][o["name"]]) for o in self.calculator.outputs}
         return Result(self, dict(run["inputs"]), outputs, used, notes, run)
 
     def run(self, *, model: str | None = None, hardware: str | None = None, **inputs) -> Result:

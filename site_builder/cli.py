@@ -187,6 +187,10 @@ def _compute(args) -> int:
             "inputs": result.inputs,
             "outputs": {k: q.value for k, q in result.outputs.items()},
         }
+        # A list the statement indexes from its own start: entry 46's vote terms are j = 2, 3 at n = 3.
+        index = {k: {"symbol": q.index_symbol, "first": q.index[0]} for k, q in result.outputs.items() if q.index}
+        if index:
+            out["index"] = index
         print(json.dumps(json_safe(out), allow_nan=False))  # JSON has no infinity: it reads as null
         return 0
     print(f"{entry.label} · {entry.title}")

@@ -151,7 +151,7 @@ def test_a_preset_keeps_an_input_the_reader_typed_unless_they_ask(page, server):
     page.wait_for_function(f"() => document.getElementById('out-total').textContent === '5.243{NBSP}GB'")
     assert page.input_value("#in-s") == "16k" and page.input_value("#in-L") == "80"
     offer = page.locator("#offer-s button")
-    assert offer.text_content() == "Also set cached sequence length from Llama 3 70B (8192)"
+    assert offer.text_content() == "Also set cached sequence length from Llama 3 70B (8,192)"
     page.wait_for_function("() => new URLSearchParams(location.search).get('s') === '16k'")
     offer.click()
     page.wait_for_function(f"() => document.getElementById('out-total').textContent === '2.684{NBSP}GB'")

@@ -44,7 +44,7 @@ def test_pasting_a_real_config_fills_35_and_a_hostile_one_is_refused(page, serve
         ),
         ("[" * 50 + "]" * 50, "Refused, nothing filled: nested more than 8 deep: no config.json is"),
         ("{\"model_type\": \"__import__('os').system('x')\"}", "Refused, nothing filled: model_type: "),
-        ("x" * (300 * 1024), "Refused: 307200 characters; a config.json is at most 262144 (256 KiB)."),
+        ("x" * (300 * 1024), "Refused: 307,200 characters; a config.json is at most 262,144 (256 KiB)."),
         (
             '{"model_type": "llama", "num_hidden_layers": NaN}',
             "Refused, nothing filled: NaN is not a number JSON allows",

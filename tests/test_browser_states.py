@@ -18,7 +18,7 @@ def test_list_outputs_are_small_tables(page, server):
     open_entry(page, server, "/40/")
     rows = page.locator("#list-tokens_table tr")
     assert rows.count() == 16  # k = 1 ... 16, from the build
-    assert rows.nth(0).locator("th").text_content() == "1"
+    assert rows.nth(0).locator("th").text_content() == "k\u00a0=\u00a01"  # the statement's index
     assert rows.nth(0).locator("td").text_content() == "1.8"  # the unit once, over the table
     assert page.text_content("#list-tokens_table caption") == "in tokens"
     # The tuple stays for screen readers and the citation, out of sight.
@@ -34,6 +34,13 @@ def test_list_outputs_are_small_tables(page, server):
     assert page.text_content("#out-tokens_table") == "1.8\u00a0tokens"
     open_entry(page, server, "/50/")
     assert page.locator("#list-break_even tr").count() >= 2
+    assert page.locator("#list-break_even th").first.text_content() == "1"  # no index: the place from 1
+    # The vote sum runs over j = (n+1)/2 ... n: its rows are named so as n changes.
+    open_entry(page, server, "/46/")
+    page.fill("#in-n", "5")
+    page.wait_for_function("() => document.querySelectorAll('#list-vote_terms th').length === 3")
+    heads = page.locator("#list-vote_terms th").all_text_contents()
+    assert heads == [f"j\u00a0=\u00a0{j}" for j in (3, 4, 5)]
     assert page.problems == []
 
 

@@ -69,6 +69,7 @@ AT_FAULT = {
     "formula-changed-without-a-new-version": ["formula: |"],
     "formula-without-compute": ["def cost("],
     "id-does-not-match-file-name": ["id: 2"],
+    "index-names-no-input": ["first: m"],
     "input-name-reserved": ["name: solve"],
     "interval-not-an-interval": ['domain: "1 to 10"'],
     "invalid-yaml": ["label: oops"],

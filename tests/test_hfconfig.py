@@ -333,7 +333,7 @@ def test_bad_config_reports_exactly(path, capsys):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("x" * (H.MAX_CHARS + 1), f"{H.MAX_CHARS + 1} characters: a config.json is at most 262144 (256 KiB)"),
+        ("x" * (H.MAX_CHARS + 1), f"{H.MAX_CHARS + 1:,} characters: a config.json is at most 262,144 (256 KiB)"),
         ("[" * 100_000 + "]" * 100_000, "nested more than 8 deep: no config.json is"),
         ("[" * 9 + "]" * 9, "nested more than 8 deep: no config.json is"),
         (

@@ -16,7 +16,7 @@ from dataclasses import replace
 from ..errors import Problems, shown
 from ..load.entry import Entry
 from ..runtime import units as unit_table
-from ..runtime.calculator import Calculator, FormulaError, formula_problems
+from ..runtime.calculator import Calculator, FormulaError, formula_problems, index_names
 from ..runtime.domain import Domain, DomainError, Interval
 from ..runtime.numbers import NUMERIC, NumberError, split_format
 from ..runtime.page import RESERVED, feed_query
@@ -40,6 +40,7 @@ def check_entry(entry: Entry, problems: Problems) -> Calculator | None:
         with time_limit():
             calc = _calculator(entry, problems)
             if calc is not None:
+                _check_index_lists(entry, calc, problems)
                 _check_question(entry, calc, problems)
                 _check_cases(entry, calc, problems)
                 _check_plots(entry, calc, problems)
@@ -114,6 +115,7 @@ def _check_fields(entry: Entry, problems: Problems) -> bool:
                     item.at("name"),
                     f"{kind}: name {item.name!r} is kept for the page's links ({', '.join(RESERVED)}); choose another",
                 )
+    _check_indices(entry, problems)
     for k, item in enumerate(entry.inputs):
         at = f"inputs[{k}]"
         if item.type in ("real", "integer", "list") and item.domain is None:
@@ -143,6 +145,50 @@ def _check_fields(entry: Entry, problems: Problems) -> bool:
         except DomainError as exc:
             _add(problems, item.at("default"), f"{at}.default: {exc.message}")
     return len(problems) == before
+
+
+def _check_indices(entry: Entry, problems: Problems) -> None:
+    """Each list output's ``index.first`` is whole-number arithmetic on inputs that exist and are
+    integers: the rows it names are counted from something the reader sets."""
+    inputs = {i.name: i for i in entry.inputs}
+    integers = [i.name for i in entry.inputs if i.type == "integer"]
+    for o in entry.outputs:
+        if o.index is None:
+            continue
+        at = f"outputs.{o.name}.index.first"
+        try:
+            names = index_names(o.index.first)
+        except ValueError as exc:
+            _add(problems, o.at("index", "first"), f"{at}: {exc}; write a whole number or arithmetic on integer inputs")
+            continue
+        for name in names:
+            if name not in inputs:
+                said = f"integer inputs: {', '.join(integers)}" if integers else "the entry has no integer input"
+                _add(problems, o.at("index", "first"), f"{at}: {name!r} is not an input of this entry ({said})")
+            elif inputs[name].type != "integer":
+                _add(
+                    problems,
+                    o.at("index", "first"),
+                    f"{at}: {name} is a {inputs[name].type} input; an index counts from whole numbers and integer inputs",
+                )
+
+
+def _check_index_lists(entry: Entry, calc: Calculator, problems: Problems) -> None:
+    """Only a list output has an ``index``: its elements are what it names."""
+    if all(o.index is None for o in entry.outputs):
+        return
+    try:
+        outputs = calc.remembered({})["outputs"]
+    except Exception:
+        return  # the defaults' failure is reported already
+    for o in entry.outputs:
+        if o.index is not None and not isinstance(outputs[o.name]["value"], list):
+            _add(
+                problems,
+                o.at("index"),
+                f"outputs.{o.name}.index: only a list output has an index; {o.name} is "
+                f"{outputs[o.name]['text']} at the defaults",
+            )
 
 
 def _formula_line(entry: Entry, line: int) -> int:

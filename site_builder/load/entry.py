@@ -80,6 +80,17 @@ KINDS = {
 
 
 @dataclass(frozen=True)
+class Index:
+    """How a list output's elements are indexed, as its statement names them (``page.Index``)."""
+
+    symbol: str  # one letter, plain text: j
+    first: int | str  # the first element's index: a whole number, or arithmetic on integer inputs
+
+    def spec(self) -> page.Index:
+        return {"symbol": self.symbol, "first": self.first}
+
+
+@dataclass(frozen=True)
 class Output(Located):
     name: str
     label: str
@@ -93,6 +104,7 @@ class Output(Located):
     elastic: bool = True  # False for a position or a choice: no elasticity shown
     kind: str = ""  # what a unitless value is (KINDS), printed beside its label
     counted: str = ""  # the model field (params_counted) this output is a count of, when filled from a model
+    index: Index | None = None  # a list's index as the statement names it (entry 46's j from (n + 1) // 2)
     lines: dict = field(default_factory=dict, compare=False, repr=False)  # field path -> line: see Located
 
     @property
@@ -107,6 +119,8 @@ class Output(Located):
             spec["elastic"] = False
         if self.counted:
             spec["counted"] = self.counted
+        if self.index:
+            spec["index"] = self.index.spec()
         return spec
 
 

@@ -14,7 +14,7 @@ from ..errors import Problems
 from ..runtime import page
 from ..runtime.numbers import FORMATS
 from . import fill, yamlfile
-from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Input, Output, Plot, Synthesis, Where
+from .entry import PART_TITLES, Case, Chapter, Check, Entry, Feed, Index, Input, Output, Plot, Synthesis, Where
 from .yamlfile import LOADER, Tree, compose, read_schema
 
 SCHEMA_PATH = Path(__file__).with_name("entry.schema.json")
@@ -86,7 +86,11 @@ def _entry(path: Path, raw: dict, tree: Tree, problems: Problems) -> Entry | Non
         for i, item in enumerate(raw["inputs"])
     )
     outputs = tuple(
-        Output(**item, where=where("outputs", i), lines=tree.under(("outputs", i)))
+        Output(
+            **{k: (Index(**v) if k == "index" else v) for k, v in item.items()},
+            where=where("outputs", i),
+            lines=tree.under(("outputs", i)),
+        )
         for i, item in enumerate(raw["outputs"])
     )
     cases = tuple(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..runtime.architecture import DERIVED, ArchitectureError, derived, from_values
-from ..runtime.numbers import significant_digits
+from ..runtime.numbers import grouped, significant_digits
 
 # Fields an architecture cannot be counted without (a dense feed-forward or an expert width besides).
 NEEDED = ("layers", "d_model", "heads", "vocab", "ffn_kind", "norm")
@@ -56,7 +56,7 @@ def card_problem(name: str, printed, digits: int | None, counted: int) -> str | 
         return None
     return (
         f"values.{name}: the card's {printed} does not round to the architecture's count "
-        f"{counted:,} ({(counted / float((low + high) / 2) - 1) * 100:+.2f}%); correct the "
+        f"{grouped(counted)} ({(counted / float((low + high) / 2) - 1) * 100:+.2f}%); correct the "
         f"architecture, or say why the card differs in {name}.differs"
     )
 

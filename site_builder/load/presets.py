@@ -17,7 +17,7 @@ from ..errors import Problems
 from ..runtime import page
 from ..runtime.architecture import from_values
 from ..runtime.model_fill import CHOICES, choices
-from ..runtime.numbers import NumberError, read_exact, write_input
+from ..runtime.numbers import NumberError, grouped, read_exact, write_input
 from .entry import Where
 from .model_architecture import (
     COUNTS,
@@ -339,7 +339,7 @@ def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Pro
             problems.add(
                 path,
                 values[name].at.line,
-                f"values.{name}.differs: the card's {item['value']} rounds to the count {counted:,}; leave differs out",
+                f"values.{name}.differs: the card's {item['value']} rounds to the count {grouped(counted)}; leave differs out",
             )
 
 

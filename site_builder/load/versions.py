@@ -111,15 +111,18 @@ def _hash(value) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+WORDS = ("label", "counted", "index")  # an output's keys that change no number (``numbers``)
+
+
 def numbers(spec: dict) -> dict:
     """What determines an entry's numbers, from its calculator spec: the formula, every input
     (default, type, domain, choices: the variants), every output's name, format, unit and validity.
-    Labels are words, and ``counted`` only names what a model's fill is compared with: changing
-    either changes no number."""
+    Labels are words, ``counted`` only names what a model's fill is compared with, and ``index``
+    only names a list's elements (j = 2, 3): changing any of them changes no number."""
     return {
         "formula": spec["formula"],
         "inputs": spec["inputs"],
-        "outputs": [{k: v for k, v in o.items() if k not in ("label", "counted")} for o in spec["outputs"]],
+        "outputs": [{k: v for k, v in o.items() if k not in WORDS} for o in spec["outputs"]],
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..load.model_architecture import UNTOLD_TYING, printed_bounds
+from ..runtime.numbers import grouped
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "models.md"
 # Sources whose file is the released model's own: the configuration, the checkpoint's code.
@@ -36,7 +37,7 @@ refuses any other.
 
 
 def _figure(value) -> str:
-    return value.printed or f"{value.value:,}"
+    return value.printed or grouped(value.value)
 
 
 def _official(preset) -> bool:
@@ -48,7 +49,7 @@ def _why(value, counted: int, untold: bool) -> str:
     if value.differs:
         return value.differs.replace("|", "\\|")
     low, high = printed_bounds(value.printed or value.value, value.digits)
-    shown = value.printed or f"{value.value:,}"
+    shown = value.printed or grouped(value.value)
     reason = f"{shown} stands for {low:,.0f} to {high:,.0f}: it rounds to our count."
     if value.note:
         reason += " " + value.note
@@ -69,14 +70,14 @@ def rows(models: dict) -> list[str]:
             pairs.append(("params_active", "params_active_counted", " (active per token)"))
         for card_name, count_name, label in pairs:
             counted = preset.get(count_name)
-            config = f"{counted:,}" if _official(preset) else "—"
+            config = grouped(counted) if _official(preset) else "—"
             if not preset.has(card_name):
-                out.append(f"| {preset.name}{label} | not printed | {config} | {counted:,} | — | — |")
+                out.append(f"| {preset.name}{label} | not printed | {config} | {grouped(counted)} | — | — |")
                 continue
             card = preset.values[card_name]
             difference = (counted - card.value) / card.value * 100
             out.append(
-                f"| {preset.name}{label} | {_figure(card)} | {config} | {counted:,} | {difference:+.2f}% | "
+                f"| {preset.name}{label} | {_figure(card)} | {config} | {grouped(counted)} | {difference:+.2f}% | "
                 f"{_why(card, counted, untold)} |"
             )
     return out

@@ -17,7 +17,7 @@ from ..load.entry import PART_TITLES, Entry
 from ..load.versions import Versions, unversioned
 from ..runtime import page, units
 from ..runtime.citation import book_bibtex, entry_citation
-from ..runtime.numbers import reading, write_input
+from ..runtime.numbers import reading, shown_input, write_input
 from ..ship.assets import Assets
 from ..tex import markdown, notation
 from ..tex.math import NotTypeset, Typeset
@@ -302,6 +302,7 @@ class Renderer:
         return [(fam, units.CHOICES[fam]) for fam in units.CHOICES if fam in present]
 
     elasticity_text = staticmethod(page.elasticity_text)
+    shown = staticmethod(shown_input)  # a value written for reading, not typing: whole numbers grouped
 
     @staticmethod
     def sweep_summary(entry: Entry, plot, sweep: dict) -> str:
@@ -318,10 +319,10 @@ class Renderer:
             cur = sweep["current"]["y"][name]
             parts.append(
                 f"{o.label} goes from {units.write(first[1], o.format, o.unit, None)} at {x.name} = "
-                f"{write_input(first[0])} to {units.write(last[1], o.format, o.unit, None)} at {x.name} = "
-                f"{write_input(last[0])}"
+                f"{shown_input(first[0])} to {units.write(last[1], o.format, o.unit, None)} at {x.name} = "
+                f"{shown_input(last[0])}"
                 + (
-                    f"; at the current {x.name} = {write_input(sweep['current']['x'])} it is "
+                    f"; at the current {x.name} = {shown_input(sweep['current']['x'])} it is "
                     f"{units.write(cur, o.format, o.unit, None)}"
                     if cur is not None
                     else ""

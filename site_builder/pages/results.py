@@ -13,7 +13,7 @@ from ..check.timelimit import FormulaTimeout, time_limit
 from ..errors import BuildFailed, Problems
 from ..load.entry import Entry
 from ..runtime.calculator import Calculator
-from ..runtime.numbers import write_input
+from ..runtime.numbers import index_row, shown_input
 from ..runtime.report import typed
 
 
@@ -55,7 +55,7 @@ def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:
     answer = solved(calc, case)  # the check's own answer: each inverse case is solved once per build
     sense = {"=": "=", "<=": "≤", ">=": "≥"}[q["sense"]]
     asked = f"? ({outputs[q['output']].label} {sense} {answer['target_text']})"
-    inputs = [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()] + [
+    inputs = [(symbols[n], n, shown_input(v)) for n, v in case.inputs.items()] + [
         (symbols[q["input"]], q["input"], asked)
     ]
     label = next(i.label for i in entry.inputs if i.name == q["input"])
@@ -87,9 +87,11 @@ def _case_rows(entry: Entry, calc: Calculator) -> dict:
             value = run["outputs"][c.output]["value"]
             if c.index is not None:
                 text = Calculator.write(outputs[c.output].spec(), value[c.index])
-                label = f"{outputs[c.output].label} [{c.index + 1}]"
+                index = run["outputs"][c.output].get("index")  # the statement's (j = 3), else the place from 1
+                row = index_row(index["symbol"], index["first"] + c.index) if index else str(c.index + 1)
+                label = f"{outputs[c.output].label} [{row}]"
             else:
                 text, label = run["outputs"][c.output]["text"], outputs[c.output].label
             checks.append((c, text, label))
-        rows[case.id] = {"inputs": [(symbols[n], n, write_input(v)) for n, v in case.inputs.items()], "checks": checks}
+        rows[case.id] = {"inputs": [(symbols[n], n, shown_input(v)) for n, v in case.inputs.items()], "checks": checks}
     return rows

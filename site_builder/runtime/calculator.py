@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 from . import page
 from . import units as unit_table
 from .domain import Domain, DomainError, Interval
-from .numbers import NUMERIC, split_format, write_input
+from .numbers import NUMERIC, index_row, shown_input, split_format, write_input
 
 # Standard-library modules in Pyodide's core that a formula may import.
 ALLOWED_IMPORTS = frozenset(
@@ -182,6 +182,9 @@ class Calculator:
         for o in self.outputs:
             value = outputs[o["name"]]
             written[o["name"]] = {"value": value, "text": self.write(o, value, units)}
+            first = index_first(o["index"]["first"], values) if o.get("index") and isinstance(value, list) else None
+            if first is not None:  # the statement's index: entry 46's vote terms are j = 2, 3 for n = 3
+                written[o["name"]]["index"] = {"symbol": o["index"]["symbol"], "first": first}
             if isinstance(value, (list, tuple)) and len(value) > 1:
                 # A list reads as a small table: each value written alone (the page's rows).
                 # A long unit (tokens) is said once, over the table, not on every row.
@@ -197,6 +200,9 @@ class Calculator:
                 else:
                     once = False
                 written[o["name"]]["items"] = items
+                # Each row headed by its index: the statement's (j = 2), else its place from 1.
+                symbol, start = (o["index"]["symbol"], first) if first is not None else ("", 1)
+                written[o["name"]]["rows"] = [index_row(symbol, start + k) for k in range(len(items))]
                 if once:
                     written[o["name"]]["items_unit"] = unit
             flag = self.flag(o, value, written[o["name"]]["text"])
@@ -288,8 +294,8 @@ class Calculator:
         outputs = {o["name"]: o for o in self.outputs}
         points["text"] = {
             "x": [
-                write_input(x if x == current else float(f"{x:.3g}")) for x in points["x"]
-            ],  # to three figures, the reader's own as typed
+                shown_input(x if x == current else float(f"{x:.3g}")) for x in points["x"]
+            ],  # to three figures, the reader's own as typed, whole numbers grouped
             "y": {
                 name: ["—" if y is None else self.write(outputs[name], y) for y in ys]
                 for name, ys in points["y"].items()
@@ -361,6 +367,61 @@ class Calculator:
         unit = output.get("unit", "")
         choice = (units or {}).get(unit_table.family(unit)) if unit in unit_table.UNITS else None
         return unit_table.write(value, output.get("format", page.DEFAULT_FORMAT), unit, choice)
+
+
+# What a list output's ``index.first`` may be written with: whole numbers, integer inputs, + - * //.
+_INDEX_OPS = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__, ast.FloorDiv: int.__floordiv__}
+
+
+def index_names(first) -> list[str]:
+    """The inputs a list output's ``index.first`` names (``"(n + 1) // 2"`` -> ``["n"]``; ``0`` ->
+    ``[]``); ValueError when it is not whole-number arithmetic (+, -, *, //) on them."""
+    if isinstance(first, bool) or not isinstance(first, (int, str)):
+        raise ValueError(f"{first!r} is neither a whole number nor an expression")
+    if isinstance(first, int):
+        return []
+    try:
+        tree = ast.parse(first.strip(), mode="eval")
+    except SyntaxError:
+        raise ValueError(f"{first!r} does not parse") from None
+    names = []
+    for node in ast.walk(tree.body):
+        if isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, ast.BinOp):
+            if type(node.op) not in _INDEX_OPS:
+                raise ValueError(f"{first!r} uses an operation other than +, -, * and //")
+        elif isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, ast.USub):
+                raise ValueError(f"{first!r} uses an operation other than +, -, * and //")
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, int):
+                raise ValueError(f"{first!r} holds {node.value!r}, not a whole number")
+        elif not isinstance(node, (ast.operator, ast.unaryop, ast.Load)):
+            raise ValueError(f"{first!r} is not arithmetic on whole numbers and inputs")
+    return list(dict.fromkeys(names))
+
+
+def index_first(first, values: dict) -> int | None:
+    """The index of a list output's first element at the inputs ``values`` (``index.first``, a
+    whole number or arithmetic on integer inputs: ``(n + 1) // 2`` is 2 at n = 3); None where it
+    has none (a division by zero)."""
+    if isinstance(first, int):
+        return first
+
+    def value(node) -> int:
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return int(values[node.id])
+        if isinstance(node, ast.UnaryOp):
+            return -value(node.operand)
+        return _INDEX_OPS[type(node.op)](value(node.left), value(node.right))
+
+    try:
+        return value(ast.parse(first.strip(), mode="eval").body)
+    except ZeroDivisionError:
+        return None
 
 
 def _blame(exc: Exception, values: dict) -> str:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .numbers import NumberError, read_exact, read_list, reading
+from .numbers import NumberError, grouped, read_exact, read_list, reading
 
 _INTERVAL = re.compile(r"\s*([\[(])\s*([^,\s]+)\s*,\s*([^,\s]+)\s*([\])])\s*")
 _INF = {"inf": math.inf, "+inf": math.inf, "∞": math.inf, "-inf": -math.inf, "−∞": -math.inf, "-∞": -math.inf}
@@ -73,9 +73,10 @@ def _bound(text: str) -> float:
 
 
 def _show(x: float) -> str:
+    """An end, a length or a sum as a message says it: whole numbers grouped (``[1, 10,001]``)."""
     if math.isinf(x):
         return "∞" if x > 0 else "−∞"
-    return str(int(x)) if x == int(x) and abs(x) < 1e16 else repr(x)
+    return grouped(int(x)) if x == int(x) and abs(x) < 1e16 else repr(x)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from . import architecture as A
 from . import model_fill
-from .numbers import write_input
+from .numbers import grouped, write_input
 
 MAX_CHARS = 256 * 1024  # real configs are a few kB; one with a large label map stays well under
 MAX_DEPTH = 8  # {"text_config": {"rope_scaling": {...}}} is three deep
@@ -108,7 +108,9 @@ def read_text(text: str) -> dict:
     if not isinstance(text, str):
         raise ConfigError("", "a config.json is text")
     if len(text) > MAX_CHARS:
-        raise ConfigError("", f"{len(text)} characters: a config.json is at most {MAX_CHARS} (256 KiB)")
+        raise ConfigError(
+            "", f"{grouped(len(text))} characters: a config.json is at most {grouped(MAX_CHARS)} (256 KiB)"
+        )
     if not text.strip():
         raise ConfigError("", "empty: paste the contents of a model's config.json")
     if _depth(text) > MAX_DEPTH:

@@ -10,6 +10,7 @@ beyond the entry's block (``beyond_block``).
 from __future__ import annotations
 
 from .architecture import Architecture
+from .numbers import grouped
 
 # Derived choices: a variant a model selects in the entries it fills.
 CHOICES = ("moe_sizing", "expert_shares", "block_extras")
@@ -100,7 +101,7 @@ def departures(outputs: list[dict], results: dict, values: dict, model: str, arc
         if counted is None or isinstance(shown, bool) or not isinstance(shown, (int, float)) or shown == counted:
             continue
         share = f" ({100 * (shown - counted) / counted:+.2g}%)".replace("-", "\u2212") if counted else ""
-        differ.append(f"{o['label'].lower()} {int(shown):,} against {int(counted):,}{share}")
+        differ.append(f"{o['label'].lower()} {grouped(shown)} against {grouped(counted)}{share}")
     if not differ:
         return ""
     parts = beyond_block(arch) if arch is not None else []

@@ -57,7 +57,8 @@ _NUMBER = re.compile(
     """,
     re.VERBOSE,
 )
-_FRACTION = re.compile(r"(?P<sign>[-+\u2212]?)\s*(?P<num>\d+)\s*/\s*(?P<den>\d+)")
+_GROUPED = r"[1-9]\d{0,2}(?:,\d{3})+|\d+"  # a whole number, its digits grouped or not
+_FRACTION = re.compile(rf"(?P<sign>[-+\u2212]?)\s*(?P<num>{_GROUPED})\s*/\s*(?P<den>{_GROUPED})")
 
 
 class NumberError(ValueError):
@@ -77,10 +78,10 @@ def read_exact(text: str) -> Fraction:
         raise NumberError("empty")
     m = _FRACTION.fullmatch(s)
     if m:
-        den = int(m["den"])
+        den = int(m["den"].replace(",", ""))
         if den == 0:
             raise NumberError(f"{text!r} divides by zero")
-        return _sign(m["sign"]) * Fraction(int(m["num"]), den)
+        return _sign(m["sign"]) * Fraction(int(m["num"].replace(",", "")), den)
     m = _NUMBER.fullmatch(s)
     if not m:
         raise NumberError(f"{text!r} is not a number{comma_hint(s)}")
@@ -169,7 +170,7 @@ def read_list(text: str) -> list[Fraction]:
 
 def _plain(value: Fraction) -> str:
     if value.denominator == 1:
-        return f"{value.numerator:,}"
+        return grouped(value.numerator)
     return _significant(float(value), 6)
 
 
@@ -241,6 +242,46 @@ def _comma_reading(m: re.Match, s: str, text: str) -> dict | None:
 
 
 # ----------------------------------------------------------------------------- writing
+
+
+def grouped(n: int) -> str:
+    """A whole number as a reader reads it: digits in threes from four digits on (``32,768``,
+    ``1,024``, ``-10,001``, ``512``).  The one grouping rule: every whole number the page, the
+    command or the API writes for a reader is written by it (a decimal's whole part by the same
+    ``,`` of the format spec); what a reader types back in (a field's value, a link) keeps
+    ``write_input``'s spelling."""
+    return f"{int(n):,}"
+
+
+def shown_input(value) -> str:
+    """An input's value written for a reader, not for typing back in: as ``write_input`` spells
+    it, the whole numbers of a plain number or a fraction grouped (``405853388800`` ->
+    ``405,853,388,800``, ``10000000000/9`` -> ``10,000,000,000/9``; ``1e300`` and ``70B`` as
+    they are); a list element-wise, as ``listed`` separates them."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown_input(v) for v in value)
+    text = write_input(value)
+    if not _PLAIN.fullmatch(text.strip()):
+        return text
+    return _WHOLE.sub(lambda m: grouped(int(m[0])), text)
+
+
+_PLAIN = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:\s*/\s*\d+)?")  # 1234.5, -7, 10000000000/9
+_WHOLE = re.compile(r"(?<![\d.])\d+")  # a whole number, or a decimal's whole part
+
+
+def index_span(symbol: str, first: int, count: int) -> str:
+    """The indices of a list's ``count`` elements, from ``first``, as the statement names them:
+    ``j = 2 to 3``, ``k = 0``."""
+    last = first + max(count, 1) - 1
+    span = grouped(first) if last == first else f"{grouped(first)} to {grouped(last)}"
+    return f"{symbol}{NBSP}={NBSP}{span}"
+
+
+def index_row(symbol: str, index: int) -> str:
+    """One element's index, as a list's row is headed: ``j = 2`` (``12`` when the output names no
+    index: its place, counted from 1)."""
+    return f"{symbol}{NBSP}={NBSP}{grouped(index)}" if symbol else grouped(index)
 
 
 # One way to write an output.  takes_n: written name:N (N figures or decimals; N optional);
@@ -381,7 +422,11 @@ def format_number(value, fmt: str) -> str:
         return "yes" if value else "no"
     if kind == "fraction" and isinstance(value, (int, Fraction)):
         value = Fraction(value)
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        return (
+            grouped(value.numerator)
+            if value.denominator == 1
+            else f"{grouped(value.numerator)}/{grouped(value.denominator)}"
+        )
     x = float(value)
     special = _nonfinite(x)
     if special:
@@ -392,7 +437,7 @@ def format_number(value, fmt: str) -> str:
             return format_number(frac, "fraction")
         return _significant(x, 4)
     if kind == "int":
-        return f"{round(x):,}" if abs(x) < 1e15 else _scientific(x, 4)
+        return grouped(round(x)) if abs(x) < 1e15 else _scientific(x, 4)
     if kind == "fixed":
         return f"{x:,.{n}f}"
     if kind == "percent":

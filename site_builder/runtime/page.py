@@ -18,7 +18,7 @@ from typing import NotRequired, TypedDict
 from urllib.parse import quote, urlencode
 
 from .citation import run_citation
-from .numbers import NBSP, write_input
+from .numbers import NBSP, format_number, write_input
 
 PLOT_POINTS = 60  # points a chart computes when its plot gives no ``points``
 DEFAULT_FORMAT = "sig:4"  # how an output without a format is written
@@ -48,6 +48,14 @@ class Input(TypedDict):
     choices: NotRequired[list[Choice]]
 
 
+class Index(TypedDict):
+    """How a list output's elements are indexed, as its statement names them: ``j`` from
+    ``(n + 1) // 2`` (a whole number, or arithmetic on integer inputs)."""
+
+    symbol: str
+    first: int | str
+
+
 class Output(TypedDict):
     name: str
     label: str
@@ -57,6 +65,7 @@ class Output(TypedDict):
     invalid: NotRequired[str]
     elastic: NotRequired[bool]  # written only when False
     counted: NotRequired[str]  # the model field it counts: filled from a model, a departure is said
+    index: NotRequired[Index]  # a list's index as the statement names it: its rows are j = 2, 3
 
 
 # ``from`` is a Python keyword: the functional syntax keeps the YAML's name.
@@ -289,21 +298,19 @@ def device_note(devices: list[Device], target: float, write) -> str:
         shown = names[:3] + ([f"{len(names) - 3} more"] if len(names) > 3 else [])
         who = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
         one = len(names) == 1
+        gib = built / 2**30  # memory as built, in GiB
         notes.append(
-            f"{who} {'is' if one else 'are'} sold as {write(target)} and built as {_binary(built)} "
-            f"({write(built)}): for what {'it holds' if one else 'they hold'}, type {_binary(built).replace(NBSP, '')}."
+            f"{who} {'is' if one else 'are'} sold as {write(target)} and built as "
+            f"{format_number(gib, 'sig:4')}{NBSP}GiB ({write(built)}): for what "
+            f"{'it holds' if one else 'they hold'}, type {write_input(float(f'{gib:.4g}'))}GiB."
         )
     return " ".join(notes)
 
 
-def _binary(value: float) -> str:
-    """Bytes in GiB, as memory is built: 85899345920 -> 80 GiB."""
-    return f"{value / 2**30:.4g}{NBSP}GiB"
-
-
 def elasticity_text(value: float | None) -> str:
-    """An elasticity as the scaling table shows it: two decimals, a minus sign; a dash for none."""
-    return "—" if value is None else f"{value:.2f}".replace("-", "−")
+    """An elasticity as the scaling table shows it: two decimals, the whole part grouped, a minus
+    sign; a dash for none."""
+    return "—" if value is None else f"{value:,.2f}".replace("-", "−")
 
 
 def elasticity_texts(table: dict) -> dict:

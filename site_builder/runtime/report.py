@@ -12,7 +12,7 @@ import math
 
 from . import units as unit_table
 from .domain import DomainError
-from .numbers import SUFFIXES, format_number, format_of, write_input
+from .numbers import SUFFIXES, format_number, format_of, grouped, write_input
 from .page import DEFAULT_FORMAT
 from .roots import STOP
 
@@ -26,10 +26,10 @@ def typed(value, integer: bool) -> str:
         short = write_input(n)  # 2T, 70B: as readers type large counts, when that is exact and short
         if abs(n) >= 10**7 and short[-1:] in SUFFIXES and len(short.rstrip("kMBT").replace(".", "").lstrip("-")) <= 4:
             return short
-        return f"{n:,}"
+        return grouped(n)
     x = float(value)
     if x.is_integer() and abs(x) < 1e6:
-        return f"{int(x):,}"
+        return grouped(int(x))
     text = repr(x)
     if "e" in text or abs(x) >= 1e6:
         for digits in range(1, 18):
@@ -58,7 +58,7 @@ def _over(domain, name: str) -> str:
 
 
 def _bound(x: float) -> str:
-    return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else format_number(x, "sig:6")
+    return grouped(int(x)) if float(x).is_integer() and abs(x) < 1e15 else format_number(x, "sig:6")
 
 
 def _label(output: dict) -> str:

@@ -21,6 +21,7 @@ from .numbers import (
     format_number,
     format_of,
     format_value,
+    grouped,
     listed,
     read_exact,
     significant_digits,
@@ -133,7 +134,7 @@ def plain_integer(x: float) -> str:
     """A whole number in full, from the value's shortest decimal: 5.88e23 -> 588,000,000,000,000,000,000,000."""
     if not math.isfinite(x):
         return format_number(x, "int")
-    return f"{int(Decimal(repr(round(x, 0) if abs(x) < 1e15 else x))):,}"
+    return grouped(int(Decimal(repr(round(x, 0) if abs(x) < 1e15 else x))))
 
 
 def write(value, fmt: str, unit: str, choice: str | None) -> str:
