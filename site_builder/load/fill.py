@@ -18,6 +18,7 @@ from ..errors import Problems
 from ..runtime import page
 from ..runtime.calculator import Calculator
 from ..runtime.model_fill import departures as _departures
+from ..runtime.model_fill import plan_says
 from ..runtime.numbers import write_input
 from .entry import Entry, Fill, Where
 from .presets import KINDS, Preset, fields, load_presets, preset_architecture
@@ -94,13 +95,10 @@ def plan_departures(plan, calc, preset: Preset) -> str:
     arch = preset_architecture(preset)
     for step in run["steps"].values():
         outputs = counted.get(step["entry"]) or []
-        said = _departures(outputs, {n: {"value": v} for n, v in step["outputs"].items()}, values, preset.name, arch)
+        results = {n: {"value": v} for n, v in step["outputs"].items()}
+        said = _departures(outputs, results, values, preset.name, arch, plan_says(step["entry"]))
         if said:
-            said = said.replace("This entry's count", f"Entry {step['entry']}'s count", 1)
-            return said.replace(
-                "Entries that take a parameter count use the architecture's.",
-                f"This plan's figures take entry {step['entry']}'s count.",
-            )
+            return said
     return ""
 
 

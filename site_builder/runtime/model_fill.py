@@ -2,7 +2,7 @@
 
 Standard library only: shipped to the browser, so that a preset (at build time), a reader's
 pasted ``config.json`` (in the page) and ``compute`` say the same.  ``choices``: the variants a
-model selects in the entries it fills, each with its reason.  ``departure``: what is said when an
+model selects in the entries it fills, each with its reason.  ``departures``: what is said when an
 entry's own count of a model (entry 16's block) is not the architecture's, naming the parts
 beyond the entry's block (``beyond_block``).
 """
@@ -88,11 +88,28 @@ def beyond_block(arch: Architecture) -> list[str]:
     return out
 
 
-def departures(outputs: list[dict], results: dict, values: dict, model: str, arch: Architecture | None) -> str:
+# Who counts, and whose count the figures then take: an entry's own page, or a plan's step.
+ENTRY_SAYS = ("This entry", "Entries that take a parameter count use the architecture's.")
+
+
+def plan_says(entry: str) -> tuple[str, str]:
+    """``ENTRY_SAYS`` for a plan whose step runs entry ``entry``: the plan's figures take its count."""
+    return f"Entry {entry}", f"This plan's figures take entry {entry}'s count."
+
+
+def departures(
+    outputs: list[dict],
+    results: dict,
+    values: dict,
+    model: str,
+    arch: Architecture | None,
+    says: tuple[str, str] = ENTRY_SAYS,
+) -> str:
     """What the page and ``compute`` say beside a fill from ``model`` (``values``: its fields,
     derived counts included) when an output of the entry's marked ``counted: <field>`` (``outputs``:
     output specs) is not the model's architecture count, with the parts beyond the entry's block;
-    "" when every such output agrees.  A dense model has no active count: its total says it."""
+    "" when every such output agrees.  A dense model has no active count: its total says it.
+    ``says``: who counts and whose count the figures take (``ENTRY_SAYS``, or ``plan_says``)."""
     differ = []
     for o in outputs:
         name = o.get("counted")
@@ -106,7 +123,5 @@ def departures(outputs: list[dict], results: dict, values: dict, model: str, arc
         return ""
     parts = beyond_block(arch) if arch is not None else []
     beyond = f" Beyond this entry's block: {'; '.join(parts)}." if parts else ""
-    return (
-        f"This entry's count differs from the architecture count of {model}: {'; '.join(differ)}.{beyond}"
-        " Entries that take a parameter count use the architecture's."
-    )
+    who, after = says
+    return f"{who}'s count differs from the architecture count of {model}: {'; '.join(differ)}.{beyond} {after}"
