@@ -1,4 +1,4 @@
-"""Shared fixtures: the loaded bank, one built site per test session, and Chromium; and the guard
+"""Shared fixtures: the loaded bank, its model presets, one built site per test session, and Chromium; and the guard
 that keeps the ``node`` and ``browser`` markers honest (plain helpers live in tests/support.py)."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from site_builder.build import build, write_site
+from site_builder.errors import Problems
+from site_builder.load.presets import load_presets
 from site_builder.tex import math as katex
 from tests.browsing import SLOW_ENTRIES, serve_built
 from tests.support import CHROMIUM_ARGS, ENTRIES, load_bank, refused
@@ -57,6 +59,15 @@ def pytest_runtest_call(item):
 @pytest.fixture(scope="session")
 def bank():
     return load_bank()
+
+
+@pytest.fixture(scope="session")
+def model_presets():
+    """The model presets as the loader reads them (id -> Preset), with no problem reported."""
+    problems = Problems()
+    found = load_presets(ENTRIES, problems)
+    assert not problems, problems.report()
+    return found["model"]
 
 
 @pytest.fixture(scope="session")

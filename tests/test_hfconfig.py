@@ -169,14 +169,6 @@ def test_count_from_config_equals_the_tensor_by_tensor_sum(name):
     assert H.read_config((CONFIGS / f"{name}.json").read_text()).get("params_counted") == hf_tensors(_config(name))
 
 
-@pytest.fixture(scope="module")
-def model_presets():
-    problems = Problems()
-    found = P.load_presets(ENTRIES, problems)
-    assert not problems, problems.report()
-    return found["model"]
-
-
 def test_every_config_is_of_a_preset(model_presets):
     assert not [p.stem for p in FILES if PRESET_OF.get(p.stem, p.stem) not in model_presets]
 
