@@ -252,7 +252,7 @@ def _notes(entry, presets: dict, inputs: dict) -> None:
 
 def _variants(entry, preset, kept: dict) -> list[str]:
     """Which variant (choice input) a model selected and why, and which inputs take its counts."""
-    from .load.model_architecture import COUNTS
+    from .runtime.architecture import DERIVED
     from .runtime.model_fill import CHOICES
 
     kinds = {i.name: i.type for i in entry.inputs}
@@ -268,7 +268,7 @@ def _variants(entry, preset, kept: dict) -> list[str]:
                 cited = preset.sources_of(f.field)
                 why = f"as its {f.field} ({cited[0].title}, {cited[0].where})" if cited else f"as its {f.field}"
             out.append(f"  {f.input} = {kept[f.input]}: {preset.name} selects it, {why}")
-        elif f.field in COUNTS:
+        elif f.field in DERIVED:
             out.append(f"  {f.input} = {kept[f.input]}: {how}")
     return out
 

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import math
 
-from ..runtime.architecture import DERIVED, ArchitectureError, derived, from_values
+from ..runtime.architecture import ArchitectureError, derived, from_values
 from ..runtime.numbers import grouped, significant_digits
 
 # Fields an architecture cannot be counted without (a dense feed-forward or an expert width besides).
 NEEDED = ("layers", "d_model", "heads", "vocab", "ffn_kind", "norm")
 # When a source does not say whether the output layer is tied, the count echoes its reading.
 UNTOLD_TYING = "the sources do not say whether the output layer is tied to the embedding: counted once, as tied"
-# The derived values, with how the page names their derivation (the runtime's, for configs too).
-COUNTS = DERIVED
 
 
 def missing(values: dict) -> list[str]:

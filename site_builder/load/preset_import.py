@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 
 from ..errors import Problems
+from ..runtime.architecture import DERIVED
 from ..runtime.hfconfig import Reading
 from ..runtime.model_fill import CHOICES
-from .model_architecture import COUNTS
 from .presets import Preset, fields, load_preset
 
 HEADER = "# yaml-language-server: $schema=../../../site_builder/load/preset.schema.json\n"
@@ -31,7 +31,7 @@ def slug(text: str) -> str:
 def kept(reading: Reading) -> dict:
     """The fields a preset file types: the schema's, less what the loader derives."""
     known = fields()["model"]
-    values = {k: v for k, v in reading.values.items() if k in known and k not in COUNTS and k not in CHOICES}
+    values = {k: v for k, v in reading.values.items() if k in known and k not in DERIVED and k not in CHOICES}
     get = lambda n: values[n].value if n in values else None  # noqa: E731
     attention = get("attention")
     if attention != "mla":

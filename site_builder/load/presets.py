@@ -15,12 +15,11 @@ from pathlib import Path
 
 from ..errors import Problems
 from ..runtime import page
-from ..runtime.architecture import from_values
+from ..runtime.architecture import DERIVED, from_values
 from ..runtime.model_fill import CHOICES, choices
 from ..runtime.numbers import NumberError, grouped, read_exact, write_input
 from .entry import Where
 from .model_architecture import (
-    COUNTS,
     UNTOLD_TYING,
     ArchitectureError,
     card_problem,
@@ -297,7 +296,7 @@ def _derive_model(values: dict, at: Where, path: Path, problems: Problems) -> No
 
 def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Problems) -> None:
     """The counts of a complete architecture (runtime/architecture.py), and the card's figures against them."""
-    for name in (*COUNTS, *CHOICES):
+    for name in (*DERIVED, *CHOICES):
         if name in values:
             problems.add(path, values[name].at.line, f"values.{name}: leave it out: the loader counts it")
             return
@@ -321,7 +320,7 @@ def _derive_counts(raw: dict, values: dict, at: Where, path: Path, problems: Pro
     except ArchitectureError as exc:
         problems.add(path, at.line, f"values: the architecture cannot be counted: {exc}")
         return
-    for name, how in COUNTS.items():
+    for name, how in DERIVED.items():
         if name not in found:
             continue
         how = how if "tied_embeddings" in values else f"{how}; {UNTOLD_TYING}"

@@ -803,7 +803,7 @@ def fill_reply(text: str, mapping: list) -> tuple[dict, Reading | None]:
         reading = read_config(text)
     except ConfigError as bad:
         return {"ok": False, "error": str(bad)}, None
-    lacks = sorted({row[1] for row in mapping if not (row[4:] or [True])[0]} - set(reading.values))
+    lacks = sorted({row[1] for row in mapping if len(row) > 4 and not row[4]} - set(reading.values))  # required
     if lacks:  # as a preset that lacks them is not offered: a partial model fills nothing
         why = f"; {reading.uncounted}" if reading.uncounted else ""
         return {"ok": False, "error": f"{reading.name} gives no {', '.join(lacks)}, which this entry needs{why}"}, None
