@@ -10,22 +10,29 @@ import pytest
 from site_builder.cli import main
 from site_builder.errors import shown
 from site_builder.load.load import _PATTERN_HINTS
+from site_builder.runtime import page
 
 pytestmark = pytest.mark.node  # the check typesets TeX with KaTeX in Node
 
-pytestmark = pytest.mark.node  # the check typesets TeX with KaTeX in Node
-
-# The formats the loader's hint lists, as numbers.FORMATS has them: a fixture writes {formats},
-# so adding a format touches only the files docs/architecture.md names.
+# The formats the loader's hint lists, as numbers.FORMATS has them, and the query names the page's
+# links keep, as page.RESERVED has them: a fixture writes {formats} and {reserved}, so adding a
+# format or a link parameter touches only the files docs/architecture.md names.
 FORMATS = _PATTERN_HINTS["format"].removeprefix("is not a format: ")
+RESERVED = ", ".join(page.RESERVED)
 FIXTURES = sorted(p for p in (Path(__file__).parent / "bad_entries").iterdir() if p.is_dir())
+
+
+def expected_report(folder: Path) -> str:
+    """A fixture's expected.txt, its placeholders filled: {here}, {formats}, {reserved}."""
+    text = (folder / "expected.txt").read_text()
+    return text.replace("{here}", shown(folder)).replace("{formats}", FORMATS).replace("{reserved}", RESERVED)
 
 
 @pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])
 def test_bad_entry_reports_exactly(folder, capsys):
     code = main(["--entries", str(folder), "check"])
     captured = capsys.readouterr()
-    expected = (folder / "expected.txt").read_text().replace("{here}", shown(folder)).replace("{formats}", FORMATS)
+    expected = expected_report(folder)
     assert code == 1
     assert captured.err == expected
     assert "Traceback" not in captured.err

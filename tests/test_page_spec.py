@@ -39,7 +39,10 @@ def test_the_schema_admits_exactly_the_formats_of_the_table():
 
 def test_the_docs_list_the_formats_of_the_table():
     row = next(line for line in DOC.read_text().splitlines() if line.startswith("| `format` |"))
-    assert f"How to write the value: {', '.join(written(f, '`') for f in FORMATS)}." in row
+    missing = [written(f, "`") for f in FORMATS if written(f, "`") not in row]
+    assert f"How to write the value: {', '.join(written(f, '`') for f in FORMATS)}." in row, (
+        f"docs/entry-format.md: the `format` row must list {missing or 'the formats'}, in the order of FORMATS"
+    )
 
 
 def test_the_loaders_hint_names_every_format():
@@ -163,18 +166,18 @@ def test_an_input_named_like_a_page_parameter_is_rejected(name, tmp_path, capsys
     shutil.copytree(RESERVED_FIXTURE, folder)
     yaml = folder / "01-toy.yaml"
     yaml.write_text(re.sub(r"\bsolve\b", name, yaml.read_text()))
-    # The fixture's message, word for word, for this name (the list of reserved names stays as it is).
-    listed = "(embed, units, solve, model, hardware, show, version, compare)"
+    # The fixture's message, word for word, for this name (it writes the list of reserved names as
+    # {reserved}, so a new link parameter leaves it as it is).
     expected = (RESERVED_FIXTURE / "expected.txt").read_text().replace("{here}", shown(folder))
-    assert listed in expected
-    expected = re.sub(r"\bsolve\b", name, expected.replace(listed, "@")).replace("@", listed)
+    expected = re.sub(r"\bsolve\b", name, expected).replace("{reserved}", ", ".join(page.RESERVED))
     assert main(["--entries", str(folder), "check"]) == 1
     assert capsys.readouterr().err == expected
 
 
 def test_the_docs_name_every_reserved_name():
     row = next(line for line in DOC.read_text().splitlines() if "keep for themselves" in line)
-    assert all(f"`{name}`" in row for name in page.RESERVED)
+    missing = [name for name in page.RESERVED if f"`{name}`" not in row]
+    assert not missing, f"docs/entry-format.md: the input `name` row must name {missing}, which the links keep"
 
 
 @pytest.mark.node  # reads the built site
