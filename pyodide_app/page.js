@@ -17,11 +17,13 @@ import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
 import { setupEvery } from "./every.js";
 import { setupCompare } from "./compare.js";
+import { setupEmbed } from "./embed.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets, compare;   // this page's solve panel, preset menus and comparison
+let card = null;      // the embed card's fit to its frame (embed.js), on an embed card
 let shown = [];       // the outputs the embed card shows (?show=), known names only
 let embedded = false; // the page is an embed card (?embed=1)
 let defaults = {};    // input -> its text as the page was built (before any link filled it)
@@ -568,6 +570,8 @@ function initPage() {
   });
 
   setupCard({ spec, shown: () => shown, link: () => shared({ card: true }) });
+  // On a slide: the inputs that matter, as many as fit whole under the headline (embed.js).
+  card = setupEmbed({ spec, form, link, presets, page: () => shared() });
 
   // Python starts loading at once: the worker downloads and compiles on its own thread while the
   // page paints (the results for the defaults are already in the HTML).  On a page a link
@@ -585,7 +589,8 @@ function leavePage() {
   seen = charts = null;
   if (runner) runner.onrestart = null;
   if (compare) compare.close();
-  compare = null;
+  if (card) card.close();
+  compare = card = null;
   for (const key of ["python", "replies", "charts", "watchdog", "link"]) delete root.dataset[key];
   root.classList.remove("practice");
 }

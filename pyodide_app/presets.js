@@ -15,7 +15,7 @@ const shownValue = (text) => (/^\d+$/.test(text) ? BigInt(text).toLocaleString("
 export function setupPresets(spec, form, link) {
   const offered = spec.presets || {};
   const box = document.getElementById("presets");
-  const none = { chosen: () => ({}), settle: () => {}, fillFor: (kind, preset, raw) => ({ ...raw }) };
+  const none = { chosen: () => ({}), filled: () => ({}), settle: () => {}, fillFor: (kind, preset, raw) => ({ ...raw }) };
   if (!box || !Object.keys(offered).length) return none;
   box.hidden = false;
 
@@ -176,6 +176,8 @@ export function setupPresets(spec, form, link) {
     },
     // kind -> the preset applied: what the link names, and the values it need not repeat.
     chosen: () => ({ ...chosen }),
+    // input -> kind of the preset that set it (the reader has not changed it since): the embed card names the preset once.
+    filled: () => ({ ...marked }),
     // A field that no longer holds its preset's value (a solved answer put another there) is not
     // marked as the preset's any more.
     settle() {
