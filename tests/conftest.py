@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from site_builder import bank as pipeline
 from site_builder.build import build, write_site
 from site_builder.errors import Problems
 from site_builder.load.presets import load_presets
@@ -54,6 +55,13 @@ def pytest_runtest_setup(item):
 def pytest_runtest_call(item):
     with marked_programs_only(item):
         yield
+
+
+@pytest.fixture
+def without_typesetting(monkeypatch):
+    """``site_builder check`` as it runs, but with every step except typesetting (``bank.CHECKS``):
+    a mistake outside the TeX is reported with no KaTeX run, so the quick suite holds it."""
+    monkeypatch.setattr(pipeline, "STEPS", pipeline.CHECKS)
 
 
 @pytest.fixture(scope="session")

@@ -27,9 +27,8 @@ def bank_and_presets():
     return load_bank()[0], presets
 
 
-@pytest.mark.node
 @pytest.mark.parametrize("folder", FIXTURES, ids=[p.name for p in FIXTURES])
-def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
+def test_bad_preset_reports_exactly(folder, tmp_path, capsys, without_typesetting):
     entries = tmp_path / "entries"
     shutil.copytree(folder, entries, ignore=shutil.ignore_patterns("expected.txt"))
     if not list(entries.glob("*.yaml")):
@@ -41,8 +40,7 @@ def test_bad_preset_reports_exactly(folder, tmp_path, capsys):
     assert "Traceback" not in captured.err
 
 
-@pytest.mark.node
-def test_the_toy_entry_with_a_good_preset_passes(tmp_path, capsys):
+def test_the_toy_entry_with_a_good_preset_passes(tmp_path, capsys, without_typesetting):
     entries = tmp_path / "entries"
     shutil.copytree(BAD / "fill-unknown-field", entries, ignore=shutil.ignore_patterns("expected.txt", "*.yaml"))
     shutil.copy(BAD / "_toy.yaml", entries / "01-toy.yaml")

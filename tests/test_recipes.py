@@ -549,7 +549,7 @@ def checked(tmp_path_factory, together, partial):
     an output in the new format, the toy computed, and the error fixtures' tests: all at once."""
     folder = tmp_path_factory.mktemp("checks")
     toy = toy_bank(folder / "toy", "eng:3")
-    fixtures = pytest_in(together[0], folder / "fixtures", *FIXTURES, marks="node")
+    fixtures = pytest_in(together[0], folder / "fixtures", *FIXTURES, marks="not browser")
     running = {
         "done": check_in(together[0], seeded_cache(folder / "done")),
         "partial": check_in(partial, seeded_cache(folder / "partial")),
