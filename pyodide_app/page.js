@@ -15,7 +15,7 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupCard } from "./card.js";
 import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
-import { setupEvery } from "./every.js";
+import { setupEvery, writeEvery } from "./every.js";
 import { setupCompare } from "./compare.js";
 import { setupEmbed } from "./embed.js";
 import { announce, setupAnnounce } from "./announce.js";
@@ -77,6 +77,13 @@ function addNotice(text) {
   line.textContent = text;   // never markup: parameters come from anyone's link
   notice.append(line);
   notice.hidden = false;
+}
+
+// Values of this entry's outputs written in the reader's units by Python ({output: [value]}):
+// the "Every model" table's cells, once Python is ready (the build's texts until then).
+function writeInUnits(values, chosen) {
+  if (!ready) return Promise.resolve(null);
+  return runner.call("write", { entry: spec.id, values, units: chosen });
 }
 
 function units() {
@@ -177,9 +184,12 @@ function linkState(question = solve.active() ? solve.question() : null) {
 // The address bar and the citation follow the inputs once typing pauses (browsers throttle
 // history updates): the run's reply carries the citation of the link it was asked with, and
 // the link's state travels with the request, so both always say the same; only writing waits.
+// A run asked by anything but typing (the page's first, a menu, a preset, a solve) writes at once.
+const TYPING_PAUSE_MS = 300;
 let shareTimer = null;
 let pendingShare = null;   // {share, state}: the newest run's citation and link, not yet written
-function scheduleShare(share, state, delay = 300) {
+let typed = false;         // the newest run was asked by typing in a text field
+function scheduleShare(share, state, delay = TYPING_PAUSE_MS) {
   clearTimeout(shareTimer);
   pendingShare = share && state ? { share, state } : null;
   root.dataset.link = pendingShare ? "pending" : "written";
@@ -217,6 +227,8 @@ async function recompute(first = false) {
   const seq = ++sent;
   const mine = current;
   const state = linkState();
+  const byTyping = typed;
+  typed = false;
   let reply;
   try {
     reply = await tracked(runner.call("run", { entry: spec.id, raw: rawInputs(), accessed: today(), units: units(), link: citedQuery(state) }, limit(rawInputs())));
@@ -228,7 +240,7 @@ async function recompute(first = false) {
   applied = seq;
   document.documentElement.dataset.replies = String(seq);
   if (reply.ok) {
-    showRun(reply.value, state, first);
+    showRun(reply.value, state, first, byTyping);
   } else {
     showErrors(reply.errors);
     showEchoes(form, {}, Object.keys(reply.errors));
@@ -239,13 +251,14 @@ async function recompute(first = false) {
 // One run's reply, complete: results, echoes, feed links, and (once typing pauses) the link and
 // citation.  ``first``: the first computation keeps the "Python ready" message up: it is the one
 // the reader waited for, and it stays until the reader changes something.
-function showRun(value, state, first = false) {
+function showRun(value, state, first = false, byTyping = false) {
   showErrors({});
   showResult(value);
   showEchoes(form, value.echo, names);
   value.feeds.forEach((href, i) => { document.getElementById(`feed-${i}`).href = href; });
-  scheduleShare(value.share, state);
+  scheduleShare(value.share, state, byTyping ? TYPING_PAUSE_MS : 0);
   scheduleExtras();
+  writeEvery(writeInUnits, units());   // an open "Every model" table follows the unit menus
   compare.refresh();   // the comparison keeps the reader's other inputs: computed again with them
   announce();   // one summary for a screen reader, once the reader pauses
   if (!first) setStatus("ready", "Computed by Python in your browser.");
@@ -519,7 +532,7 @@ function initPage() {
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
     setupVersions({ spec, form, addNotice, asked: link.version });   // ?version=N: that version's results beside these
   setupNotation();   // the statement's symbols and their fields light each other
-  setupEvery();   // "Every model": fetched when the reader opens it
+  setupEvery({ write: writeInUnits, units });   // "Every model": fetched when the reader opens it
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
   const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox, raw: rawInputs }));
@@ -541,7 +554,8 @@ function initPage() {
     outputs.classList.add("stale");   // until Python has computed them
   }
 
-  form.addEventListener("input", () => {
+  form.addEventListener("input", (event) => {
+    typed = event.target.tagName === "INPUT";   // a menu's choice is not typing
     remember();
     if (!ready) {
       // Python is still loading: every result shown is for other values from now on.
