@@ -5,13 +5,23 @@
 // not fill the entry, or that the entry rejects, is a row that says why.  Every value is text
 // (textContent), never markup.
 
+// A drawn table -> {data, fill, units: the choices its texts are written in, texts: the worker's
+// {output: [text]} in those units, or null for the build's (the page's default units)}.
+const drawn = new WeakMap();
+
 // A table of ``data`` (preset_table.table) into ``body``, its rows ordered by ``sortBy``.
 export function drawTable(body, data, kind) {
+  data.rows.forEach((r, i) => { r.index = i; });
+  const held = { data, units: "{}", texts: null };
   const columns = [
     { key: "name", label: data.label[0].toUpperCase() + data.label.slice(1), text: (r) => r.name, value: (r) => r.name },
     ...data.columns.map((c) => ({
       key: c.name, label: c.label, result: true,
-      text: (r) => (r.values ? r.values[c.name].text : ""),
+      text: (r) => {
+        if (!r.values) return "";
+        const written = held.texts && held.texts[c.name] && held.texts[c.name][r.index];
+        return typeof written === "string" ? written : r.values[c.name].text;
+      },
       value: (r) => (r.values ? r.values[c.name].value : null),
     })),
   ];
@@ -100,6 +110,8 @@ export function drawTable(body, data, kind) {
     head.append(th);
   }
   fill();
+  held.fill = fill;
+  drawn.set(table, held);
   const scroll = document.createElement("div");
   scroll.className = "table-scroll";
   scroll.tabIndex = 0;
@@ -109,8 +121,35 @@ export function drawTable(body, data, kind) {
   body.replaceChildren(scroll);
 }
 
-// Each "Every ..." box of the page: fetched and drawn the first time it is opened.
-export function setupEvery() {
+// Every drawn table's values written in the reader's ``units`` (the page's menus: {family:
+// choice}), as the page's own results are, by the same Python: ``write(values, units)`` asks the
+// worker.  A flag (words) and a missing value keep the build's text; no choice, the build's texts.
+export async function writeEvery(write, units) {
+  const key = JSON.stringify(units);
+  for (const table of document.querySelectorAll("table.every-table")) {
+    const held = drawn.get(table);
+    if (!held || held.units === key) continue;
+    held.units = key;
+    let texts = null;
+    if (Object.keys(units).length) {
+      const values = Object.fromEntries(held.data.columns.map((c) => [c.name, held.data.rows.map((r) => {
+        const cell = r.values && r.values[c.name];
+        return cell && !cell.flag && typeof cell.value === "number" ? cell.value : null;
+      })]));
+      const reply = await write(values, units).catch(() => null);
+      if (held.units !== key) continue;   // the reader chose again meanwhile: that answer writes it
+      if (!reply || !reply.ok) { held.units = null; continue; }   // the build's texts stay; asked again next time
+      texts = reply.value;
+    }
+    held.texts = texts;
+    held.fill();
+    table.dataset.units = key;
+  }
+}
+
+// Each "Every ..." box of the page: fetched and drawn the first time it is opened, in the units
+// ``page.units()`` chooses (``page.write`` writes them; see writeEvery).
+export function setupEvery(page) {
   for (const box of document.querySelectorAll("details.every[data-src]")) {
     if (box.dataset.wired) continue;
     box.dataset.wired = "1";
@@ -124,6 +163,7 @@ export function setupEvery() {
         if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
         drawTable(body, await response.json(), box.dataset.kind);
         box.dataset.state = "drawn";
+        writeEvery(page.write, page.units());
       } catch (err) {
         delete box.dataset.state;   // opening it again tries again
         const status = document.createElement("p");

@@ -89,6 +89,8 @@ const handlers = {
                                   units ? JSON.stringify(units) : "", typeof link === "string" ? link : null)),
   // A pasted config.json, read by the runtime's bounded parser (runtime/hfconfig.py): nothing in it is run.
   config: ({ entry, text, fill, raw }) => JSON.parse(runtime.config_json(entry, text, fill, JSON.stringify(raw || {}))),
+  // Results written in the reader's units (the "Every model" table's cells): values -> texts.
+  write: ({ entry, values, units }) => JSON.parse(runtime.write_json(entry, JSON.stringify(values), JSON.stringify(units || {}))),
   sweep: ({ entry, raw, index }) => JSON.parse(runtime.sweep_json(entry, JSON.stringify(raw), index)),
   python: ({ entry, pairs }) => JSON.parse(runtime.python_json(entry, JSON.stringify(pairs))),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),

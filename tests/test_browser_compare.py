@@ -61,6 +61,31 @@ def test_every_model_is_fetched_only_when_opened_and_sorts_by_any_column(page, s
     assert page.problems == []
 
 
+def test_every_model_is_written_in_the_units_the_reader_chose(page, server, site, bank):
+    """Bytes in the chosen scale everywhere on the page: the table's cells follow the unit menu,
+    written by the same Python as the results, and go back to the build's texts with the default."""
+    open_entry(page, server, "/35/")
+    page.select_option("#units-bytes", "GiB")
+    page.click("#every-model summary")
+    page.wait_for_function(
+        "() => document.getElementById('every-model-table')?.dataset.units === '{\"bytes\":\"GiB\"}'"
+    )
+    data = json.loads((site / "35" / "every-model.json").read_text())
+    _, calculators = bank
+    total = next(o for o in calculators["35"].outputs if o["name"] == "total")
+    llama = next(r for r in data["rows"] if r["id"] == "llama-3-70b")["values"]["total"]
+    cell = "#every-model-table tr[data-preset='llama-3-70b'] td[data-output='total']"
+    assert page.text_content(cell) == calculators["35"].write(total, llama["value"], {"bytes": "GiB"})
+    assert page.text_content(cell).endswith("GiB") and page.text_content("#out-total").endswith("GiB")
+    for r in data["rows"]:  # a model that does not fill the entry still says why
+        if "why" in r:
+            assert page.text_content(f"#every-model-table tr[data-preset='{r['id']}'] .every-why") == r["why"]
+    page.select_option("#units-bytes", "")
+    page.wait_for_function("() => document.getElementById('every-model-table').dataset.units === '{}'")
+    assert page.text_content(cell) == llama["text"]
+    assert page.problems == []
+
+
 def test_a_preset_that_does_not_fill_the_entry_is_a_row_that_says_why(page, server):
     open_entry(page, server, "/41/")
     page.click("#every-model summary")

@@ -301,3 +301,21 @@ def test_one_module_reads_and_writes_the_link_and_none_edits_pythons_text():
         assert "URLSearchParams" not in text and "searchParams" not in text, path.name
         assert "history.replaceState" not in text and "history.pushState" not in text, path.name
         assert "computed with" not in text and "share.text.replace" not in text, path.name
+
+
+def test_write_json_writes_values_in_the_readers_units(bank):
+    """The "Every model" table's cells in the reader's units: each value as the page writes it."""
+    entries, calculators = bank
+    entry = next(e for e in entries if e.key == "35")
+    api.load(json.dumps(entry.spec()))
+    calc = calculators["35"]
+    total = next(o for o in calc.outputs if o["name"] == "total")
+    asked = json.dumps({"total": [2**31, None]})
+    reply = json.loads(api.write_json("35", asked, json.dumps({"bytes": "GiB"})))
+    assert reply == {"ok": True, "value": {"total": [calc.write(total, 2**31, {"bytes": "GiB"}), None]}}
+    assert reply["value"]["total"][0].endswith("GiB")
+    default = json.loads(api.write_json("35", json.dumps({"total": [2e9]}), "{}"))
+    assert default["value"]["total"] == [calc.write(total, 2e9)]
+    assert default["value"]["total"][0] == "2\u00a0GB"
+    refused = json.loads(api.write_json("35", json.dumps({"nope": [1]}), "{}"))
+    assert refused == {"ok": False, "errors": {"nope": "is not an output of this entry"}}

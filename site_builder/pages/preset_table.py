@@ -52,7 +52,8 @@ def row(entry: Entry, calc: Calculator, preset: Preset, shown: list[dict]) -> di
         result = run["outputs"][column["name"]]
         value = result["value"]
         number = value if isinstance(value, (int, float)) and value == value and abs(value) != float("inf") else None
-        cells[column["name"]] = {"text": result.get("flag") or result["text"], "value": number}
+        flag = result.get("flag")  # words, not a number: the same in every unit
+        cells[column["name"]] = {"text": flag or result["text"], "value": number, **({"flag": True} if flag else {})}
     departs = departures(entry, preset, calc)
     return {**out, "values": cells, **({"departs": departs} if departs else {})}
 

@@ -45,6 +45,21 @@ def elasticity_json(entry_id: str, raw_json: str) -> str:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
 
 
+def write_json(entry_id: str, values_json: str, units_json: str) -> str:
+    """Results as the page writes them in the reader's units: ``{output: [value or null]}`` ->
+    ``{"ok": true, "value": {output: [text or null]}}`` (the "Every model" table's cells)."""
+    calc = _loaded[entry_id]
+    units = json.loads(units_json) or None
+    by_name = {o["name"]: o for o in calc.outputs}
+    written = {}
+    for name, values in json.loads(values_json).items():
+        output = by_name.get(name)
+        if output is None:
+            return json.dumps({"ok": False, "errors": {name: "is not an output of this entry"}})
+        written[name] = [None if v is None else calc.write(output, v, units) for v in values]
+    return json.dumps({"ok": True, "value": written})
+
+
 def run_json(entry_id: str, raw_json: str, accessed: str = "", units_json: str = "", link: str | None = None) -> str:
     """``{"ok": true, "value": {...}}`` or ``{"ok": false, "errors": {input: message}}``.
 
