@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check lint test test-quick bench bench-suite clean chromium java engines
+.PHONY: setup build serve check lint test test-quick test-links bench bench-suite clean chromium java engines
 
 # The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
@@ -52,6 +52,11 @@ lint: $(VENV)/.installed-test
 
 test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest
+
+# The link property (tests/test_browser_link_property.py) over more random sequences than `make test`
+# runs, from another seed: CI runs both, so every CI run drives 300 distinct sequences.
+test-links: setup $(VENV)/.installed-test chromium
+	LINK_SEQUENCES=240 LINK_SEED=20261203 $(PY) -m pytest tests/test_browser_link_property.py
 
 # The CPython tests alone (no Node, no browser): under a minute, for the edit-test loop.
 test-quick: $(VENV)/.installed-test
