@@ -181,13 +181,13 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
+        context = browser.new_context()  # while serve builds
+        page = context.new_page()
         for line in proc.stdout:
             if line.startswith("serving "):
                 break
         else:
             pytest.fail("serve stopped before serving")
-        context = browser.new_context()
-        page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/35/")
         page.wait_for_selector("text=derived from what is stored and per what.")
         # The site registers its service worker once Python is ready; serve's own takes its place,
