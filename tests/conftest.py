@@ -1,5 +1,6 @@
-"""Shared fixtures: the loaded bank, its model presets, one built site per test session, and Chromium; and the guard
-that keeps the ``node`` and ``browser`` markers honest (plain helpers live in tests/support.py)."""
+"""Shared fixtures: the loaded bank, its model presets, a small bank, one built site per test session, and
+Chromium; and the guard that keeps the ``node`` and ``browser`` markers honest (plain helpers live in
+tests/support.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from site_builder.errors import Problems
 from site_builder.load.presets import load_presets
 from site_builder.tex import math as katex
 from tests.browsing import SLOW_ENTRIES, serve_built
-from tests.support import CHROMIUM_ARGS, ENTRIES, load_bank, refused
+from tests.support import CHROMIUM_ARGS, ENTRIES, SMALL_BANK, SMALL_BANK_WITH_PLAN, load_bank, refused, small_bank
 
 
 @contextlib.contextmanager
@@ -76,6 +77,28 @@ def model_presets():
     found = load_presets(ENTRIES, problems)
     assert not problems, problems.report()
     return found["model"]
+
+
+def _small(tmp_path_factory, keys: tuple[str, ...], plans: tuple[str, ...]) -> Path:
+    folder = small_bank(tmp_path_factory.mktemp("small") / "entries", keys, plans)
+    problems = Problems()
+    # The build's checks; the tests that build it typeset it too.
+    pipeline.gather(folder, problems, steps=pipeline.CHECKS)
+    assert not problems, problems.report()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def small_entries(tmp_path_factory) -> Path:
+    """Entries 35 and 36 and the files a bank needs (support.small_bank), checked once: for what
+    serve does whatever the bank's size.  A test that edits it copies it first."""
+    return _small(tmp_path_factory, *SMALL_BANK)
+
+
+@pytest.fixture(scope="session")
+def small_entries_with_plan(tmp_path_factory) -> Path:
+    """``small_entries`` with a toolkit entry, a plan and the entries it takes (support.SMALL_BANK_WITH_PLAN)."""
+    return _small(tmp_path_factory, *SMALL_BANK_WITH_PLAN)
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,10 @@
 """`serve`: an entry edit rebuilt incrementally ends as a full build would write it, the edited
 page is written (and announced) first, a bad edit keeps the last good site, only serve's own
-server adds the reload script, and an edit to the builder's code restarts serve with it."""
+server adds the reload script, and an edit to the builder's code restarts serve with it.
+
+None of it depends on the bank's size: the tests build conftest's small banks (entries 35 and 36;
+for the incremental rebuild, with a toolkit entry, the serving plan and the entries it takes), in
+a fraction of the whole bank's time.  tests/test_pipeline.py rebuilds an edit against the whole bank."""
 
 from __future__ import annotations
 
@@ -12,12 +16,12 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from site_builder import cache
 from site_builder.build import build_site
 from site_builder.errors import BuildFailed
 from site_builder.serve.host import SiteServer
@@ -25,7 +29,6 @@ from site_builder.serve.incremental import Site
 from site_builder.serve.serve import LIVE, Events, LiveHandler
 
 ROOT = Path(__file__).resolve().parent.parent
-ENTRIES = ROOT / "entries"
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -38,9 +41,16 @@ def _differences(a: Path, b: Path) -> list[str]:
 
 
 @pytest.fixture
-def bank_copy(tmp_path) -> Path:
+def bank_copy(small_entries, tmp_path) -> Path:
     copy = tmp_path / "entries"
-    shutil.copytree(ENTRIES, copy)
+    shutil.copytree(small_entries, copy)
+    return copy
+
+
+@pytest.fixture
+def planned_copy(small_entries_with_plan, tmp_path) -> Path:
+    copy = tmp_path / "entries"
+    shutil.copytree(small_entries_with_plan, copy)
     return copy
 
 
@@ -51,11 +61,14 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.node
-def test_incremental_rebuild_writes_what_a_full_build_writes(bank_copy, tmp_path):
+def test_incremental_rebuild_writes_what_a_full_build_writes(planned_copy, tmp_path):
+    """On a small bank with a page of each kind that shows entry 35's title (entries that link to
+    it, a plan that takes it, the synthesis prompts), and a toolkit entry: the whole bank has only
+    more of each (tests/test_pipeline.py rebuilds an edit against the whole bank, without pages)."""
     heard = []
-    site = Site(bank_copy, tmp_path / "served", announce=lambda urls: heard.append(list(urls)))
+    site = Site(planned_copy, tmp_path / "served", announce=lambda urls: heard.append(list(urls)))
     site.full()
-    kv = next(bank_copy.glob("35-*.yaml"))
+    kv = next(planned_copy.glob("35-*.yaml"))
     # The title shows on other pages (index, chapters, search, pages that link to it); the new
     # TeX was never typeset before; the notes change only this page and the site version.
     _edit(kv, "title: KV cache size", "title: KV cache size, edited")
@@ -67,7 +80,7 @@ def test_incremental_rebuild_writes_what_a_full_build_writes(bank_copy, tmp_path
         first_page.setdefault("bytes", (tmp_path / "served/35/index.html").read_bytes()),
     )
     site.update({kv})
-    build_site(bank_copy, tmp_path / "full")
+    build_site(planned_copy, tmp_path / "full")
     assert _differences(tmp_path / "served", tmp_path / "full") == []
     # The edited page came first, already as the full build writes it; the rest after.
     assert heard[0] == ["/35/", "/kv-cache-size/"]  # and its alias page
@@ -139,6 +152,13 @@ def test_only_serve_adds_the_reload_script(tmp_path):
             assert set(state["pages"]) == {"/35/"} and state["pages"]["/35/"] > served
 
 
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -161,31 +181,32 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
+        context = browser.new_context()  # while serve builds
+        page = context.new_page()
         for line in proc.stdout:
             if line.startswith("serving "):
                 break
         else:
             pytest.fail("serve stopped before serving")
-        context = browser.new_context()
-        page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/35/")
         page.wait_for_selector("text=derived from what is stored and per what.")
         # The site registers its service worker once Python is ready; serve's own takes its place,
         # and the page it controls must still come fresh from the server after an edit.
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
         kv = next(bank_copy.glob("35-*.yaml"))
         good = kv.read_text(encoding="utf-8")
-        time.sleep(0.05)  # a later modification time than the one serve saw at start
+        # serve's stamps hold the copy's modification time, from before serve started and built:
+        # the edit's is later (no pause needed).
         _edit(kv, "derived from what is stored and per what.", "derived from what is stored, saved live.")
-        page.wait_for_selector("text=derived from what is stored, saved live.", timeout=20_000)
+        page.wait_for_selector("text=derived from what is stored, saved live.")
         _edit(kv, "derived from what is stored, saved live.", r"derived from $\frac{ what.")
-        banner = page.wait_for_selector("pre.serve-problems", timeout=20_000)
+        banner = page.wait_for_selector("pre.serve-problems")
         assert f"{kv.name}:11:" in banner.inner_text()
         assert "saved live" in page.inner_text("main")  # the last good page stays
         kv.write_text(good, encoding="utf-8")
-        page.wait_for_selector("text=derived from what is stored and per what.", timeout=20_000)
-        page.wait_for_selector("pre.serve-problems", state="detached", timeout=20_000)
+        page.wait_for_selector("text=derived from what is stored and per what.")
+        page.wait_for_selector("pre.serve-problems", state="detached")
         context.close()
     finally:
         proc.terminate()
@@ -193,12 +214,22 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
 
 
 @pytest.mark.node
-def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(tmp_path):
+def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(small_entries, tmp_path):
     """serve never builds with code older than the sources: after a builder module is saved, the
     served pages come from the new code (the process restarts on the same port and says why)."""
     project = tmp_path / "project"
-    for name in ("site_builder", "templates", "pyodide_app", "entries"):
+    for name in ("site_builder", "templates", "pyodide_app"):
         shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(small_entries, project / "entries")
+    # The checkout's derived artefacts, for the copy to start from: each is keyed by a hash of all
+    # it depends on, so the copy builds what it would cold, without making Pyodide's start-up
+    # snapshot again (most of a cold build).  Linked, not copied: every writer of .cache/ replaces
+    # a file whole (a new file moved into place), so the copy never changes the checkout's.
+    if cache.FOLDER.is_dir():
+        (project / ".cache").mkdir()
+        for found in cache.FOLDER.iterdir():
+            if found.is_file():
+                _link_or_copy(found, project / ".cache" / found.name)
     for name in ("netlify.toml", "package.json", "package-lock.json", "pyproject.toml"):
         shutil.copy2(ROOT / name, project / name)
     (project / "node_modules").symlink_to(ROOT / "node_modules")
@@ -230,7 +261,7 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(tmp_path):
     try:
         until("serving ")
         assert "Compute it in your browser." in served()
-        time.sleep(0.05)  # a later modification time than the one serve saw at start
+        # copytree kept render.py's modification time, from before serve started: the edit's is later
         _edit(
             project / "site_builder" / "pages" / "render.py", "Compute it in your browser.", "Compute it with new code."
         )

@@ -245,7 +245,8 @@ class SiteServer:
         self.httpd = QuietServer(("127.0.0.1", port), functools.partial(handler, directory=str(folder)))
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # shutdown() waits for the loop to look again: every 50 ms, not the default 500
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     def __enter__(self) -> SiteServer:
         self.thread.start()
