@@ -58,9 +58,9 @@ test: setup $(VENV)/.installed-test chromium java engines
 test-links: setup $(VENV)/.installed-test chromium
 	LINK_SEQUENCES=240 LINK_SEED=20261203 $(PY) -m pytest tests/test_browser_link_property.py
 
-# The CPython tests alone (no Node, no browser): under a minute, for the edit-test loop.
+# The CPython tests alone (no Node, no browser) but those marked slow: under 30 s, for the edit-test loop.
 test-quick: $(VENV)/.installed-test
-	$(PY) -m pytest -m "not node and not browser"
+	$(PY) -m pytest -m "not node and not browser and not slow"
 
 # Speed and size, measured side by side; writes BENCHMARKS.md.
 bench: setup $(VENV)/.installed-test chromium engines

@@ -155,6 +155,7 @@ def test_presets_list_and_know_their_ids():
     assert models._repr_html_().startswith("<table><caption>model presets</caption>")
 
 
+@pytest.mark.slow  # docs/python.md's examples, solves included: about 2 s
 def test_docs_python_md_runs_as_written():
     failed, attempted = doctest.testfile(
         str(ROOT / "docs" / "python.md"), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
@@ -192,6 +193,7 @@ def test_the_pages_python_call_is_literal_and_runs():
     assert eval(asked.splitlines()[-1], scope).value.value == 488281
 
 
+@pytest.mark.slow  # every plan figure and question: about 4 s
 def test_a_plan_runs_and_solves_as_its_page_does_each_figure_an_entrys_output():
     from site_builder import bank as pipeline
     from site_builder.errors import Problems

@@ -185,6 +185,7 @@ def test_entry_1_takes_attentions_widths_from_the_architecture_mla_included(bank
     assert kaplan == 6 * 32 * 4096 * 4096  # 6 n_layer n_ctx d_attn, Kaplan et al.
 
 
+@pytest.mark.slow  # both plans from every model: about 3 s
 def test_a_plan_filled_from_a_model_beyond_entry_16s_block_says_so(capsys):
     """The plans price weights by entry 16's block: a model beyond it is said, on the command
     line (preset or config.json) and on the plan page."""

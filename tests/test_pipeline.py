@@ -39,6 +39,7 @@ def _recording(monkeypatch) -> list[str]:
     return ran
 
 
+@pytest.mark.slow  # the whole bank gathered twice: about 3 s
 def test_serve_rebuilds_an_edit_through_the_builds_own_steps(monkeypatch):
     ran = _recording(monkeypatch)
     checked = bank.gather(ENTRIES, Problems())
@@ -89,6 +90,7 @@ def test_serve_refuses_what_the_build_refuses(folder, monkeypatch):
     assert sorted(map(str, served.sorted())) == sorted(map(str, built.sorted()))
 
 
+@pytest.mark.slow  # the whole bank gathered: about 2 s
 def test_every_inverse_case_is_solved_once_per_build(monkeypatch):
     calls = []
     answer = solve_module.Problem.answer  # what every solve.solve call runs, whoever calls it

@@ -142,6 +142,7 @@ def _every_fill(entries, presets):
                 yield entry, preset
 
 
+@pytest.mark.slow  # every preset on every entry: about 2 s
 def test_every_preset_computes_on_every_entry_it_fills(bank_and_presets):
     entries, presets = bank_and_presets
     pairs = list(_every_fill(entries, presets))

@@ -89,6 +89,7 @@ def _finite(value) -> bool:
     return True
 
 
+@pytest.mark.slow  # random inputs for every entry: about 10 s
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.test_id for e in ENTRIES])
 def test_in_domain_inputs_compute_or_are_refused_naming_an_input(entry):
     calc = CALCULATORS[entry.key]

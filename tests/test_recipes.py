@@ -502,6 +502,7 @@ def test_a_recipe_touches_exactly_the_files_it_names(recipe, together):
     assert used == set(recipe.use), f"its use changed {sorted(used)}"
 
 
+@pytest.mark.slow  # the project's tests run in two copies: about 10 s
 def test_the_projects_tests_pass_with_every_recipe_done(tests_run):
     done, _ = tests_run
     ran = {test.split("::")[0] for test in done}
@@ -510,6 +511,7 @@ def test_the_projects_tests_pass_with_every_recipe_done(tests_run):
     assert not failed, "\n\n".join(f"{test}:\n{text}" for test, text in failed.items())
 
 
+@pytest.mark.slow  # the same runs in the copies
 @pytest.mark.parametrize("test, path, naming", LEFT_OUT, ids=[f"{i}-{path}" for i, path in LEFT_OUT_IDS])
 def test_leaving_out_a_named_file_fails_a_test_that_says_what_is_missing(test, path, naming, tests_run):
     _, broken = tests_run

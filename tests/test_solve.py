@@ -96,6 +96,7 @@ def computed_once(calc, monkeypatch):
     return calc
 
 
+@pytest.mark.slow  # every entry's defaults solved for every input: about 15 s
 @pytest.mark.usefixtures("no_clock")  # the same answer however busy the machine is
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e.test_id for e in ENTRIES])
 def test_round_trip_recovers_every_default(entry, monkeypatch):
@@ -126,6 +127,7 @@ def test_round_trip_recovers_every_default(entry, monkeypatch):
         assert asked, f"no output of entry {entry.key} depends on any of its inputs"
 
 
+@pytest.mark.slow  # every entry's question asked: about 5 s
 def test_the_default_pairing_of_every_entry_can_be_asked():
     """Each entry's solve: key (or its fallback) frees a real or integer input and names an output
     that is one number at the defaults, which depends on that input there."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from site_builder.errors import Problems
 from site_builder.load.load import load_all
 from site_builder.load.presets import load_presets
@@ -98,6 +100,7 @@ def test_a_changed_preset_needs_a_new_version():
     assert message.startswith("preset model/llama-3-70b: its values changed since version 1 without a new version")
 
 
+@pytest.mark.slow  # the bank's plans loaded again for each change: about 4 s
 def test_every_plan_is_versioned_and_a_changed_default_needs_a_new_version_and_a_label_does_not():
     from site_builder import bank
     from site_builder.load.versions import flow, plan_fingerprint
