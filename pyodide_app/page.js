@@ -107,6 +107,9 @@ function showErrors(errors) {
     form.elements[input.name].setAttribute("aria-invalid", message ? "true" : "false");
   }
   outputs.classList.toggle("stale", Object.keys(errors).length > 0);
+  // The link never carries a value Python refuses: it stays the last computed page's, and says so.
+  const shareStale = document.getElementById("share-stale");
+  if (shareStale) shareStale.hidden = Object.keys(errors).length === 0;
   if (errors.inputs) setStatus("error", `Not computed: ${errors.inputs}`);
 }
 
