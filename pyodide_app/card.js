@@ -28,7 +28,10 @@ export function cardContent(spec, shown, link) {
   const inputs = spec.inputs.map((input) => {
     const field = document.getElementById(`input-${input.name}`);
     const control = form.elements[input.name];
+    // Python's text for reading once it has computed (70,553,706,496; 80B as typed), else the field's.
+    const shownValue = document.getElementById(`shown-${input.name}`);
     let value = control.value.trim();
+    if (shownValue && !document.getElementById("outputs").classList.contains("stale")) value = shownValue.textContent;
     if (control.tagName === "SELECT") value = text(control.selectedOptions[0]) || value;
     const unit = text(field && field.querySelector(".unit"));
     return { name: input.name, label: text(field && field.querySelector(".label")) || input.name, value: unit ? `${value} ${unit}` : value };

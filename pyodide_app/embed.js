@@ -161,9 +161,23 @@ export function setupEmbed({ spec, form, link, presets, page }) {
   }
 
   let fitting = false;
+  // A field whose text changed since Python wrote it for reading (a link's value before Python
+  // runs): the card shows the text as it is until Python writes it again.
+  function syncValues() {
+    for (const { input } of fields) {
+      const shownValue = document.getElementById(`shown-${input.name}`);
+      const control = form.elements[input.name];
+      if (shownValue && control && shownValue.dataset.of !== control.value) {
+        shownValue.textContent = control.value;
+        shownValue.dataset.of = control.value;
+      }
+    }
+  }
+
   function fit() {
     if (fitting || !note) return;
     fitting = true;
+    syncValues();
     fitHeadlines();
     const order = ranked();
     const rows = [...(document.getElementById("compare-table")?.tBodies[0]?.rows || [])];

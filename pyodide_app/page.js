@@ -259,6 +259,13 @@ function showRun(value, state, first = false, byTyping = false) {
   showResult(value);
   showEchoes(form, value.echo, names);
   value.feeds.forEach((href, i) => { document.getElementById(`feed-${i}`).href = href; });
+  // Each input as the card shows it for reading (Python's text: a plain number's digits grouped).
+  for (const [name, text] of Object.entries(value.shown || {})) {
+    const shownValue = document.getElementById(`shown-${name}`);
+    if (!shownValue) continue;
+    shownValue.textContent = text;
+    shownValue.dataset.of = form.elements[name].value;   // the field's text it was written from
+  }
   scheduleShare(value.share, state, byTyping ? TYPING_PAUSE_MS : 0);
   scheduleExtras();
   writeEvery(writeInUnits, units());   // an open "Every model" table follows the unit menus

@@ -10,6 +10,8 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
+from site_builder.runtime.numbers import shown_text
+
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 SIZES = [(800, 450), (640, 360)]
@@ -195,6 +197,14 @@ def test_a_filled_card_fills_its_slide(card, server, url):
     card.wait_for_function(SETTLED, timeout=120_000)
     query = dict(parse_qsl(urlsplit(url).query))
     first = set(card.evaluate(SETS, query))
+    # Each input for reading, as Python writes it: a plain number's digits grouped, else as typed.
+    values = card.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.shown-value')]"
+        ".map((s) => [s.id.slice(6), [s.textContent, document.getElementById('in-' + s.id.slice(6)).value]]))"
+    )
+    assert values and all(shown == shown_text(typed) for shown, typed in values.values()), values
+    if "model=llama-3-70b" in url and "N" in values:
+        assert values["N"][0] == "70,553,706,496", values["N"]
     headline = card.evaluate("() => JSON.parse(document.getElementById('entry-spec').textContent).headline[0]")
     for w, h in SIZES:
         card.set_viewport_size({"width": w, "height": h})

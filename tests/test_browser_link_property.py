@@ -96,6 +96,22 @@ class Walker:
     def settle(self):
         self.page.wait_for_function(SETTLED, timeout=LIMIT)
 
+    def restore(self) -> str | None:
+        """After an action the page refuses (a preset's values with one the reader typed, say):
+        the page says its link is the last computed page's, and the reader opens that link."""
+        refused = self.refused()
+        if not refused:
+            return None
+        page = self.page
+        assert page.is_visible("#share-stale"), (
+            f"refused ({refused}), and the page does not say its link is the last computed one"
+        )
+        key = self.entry()
+        self.visit(page.evaluate("location.href"))
+        self.wait_entry(key)
+        assert self.refused() == [], f"the link reopened with {self.refused()}"
+        return f"refused ({'; '.join(refused)}): reopened its link"
+
     def refused(self) -> list[str]:
         """Once the page has answered: the input errors it shows."""
         self.settle()
@@ -308,10 +324,15 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
                 what = walker.act(rng.choice(ACTIONS))
                 if what:
                     done.append(what)
+                    restored = walker.restore()
+                    if restored:
+                        done.append(restored)
             forms = walker.shared()
             _check_forms(forms, server, canonical)
             before = page.evaluate(SNAPSHOT)
-            assert not before["stale"] and not before["errors"], "the page settled with stale results"
+            assert not before["stale"] and not before["errors"], (
+                f"the page settled with stale results {before['errors']}"
+            )
             how = "full load" if n % FULL == FULL - 1 else "embed card" if n % FULL == FULL // 2 else "Turbo"
             link = forms["copied"] + (
                 ("&" if "?" in forms["copied"] else "?") + "embed=1" if how == "embed card" else ""

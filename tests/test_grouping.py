@@ -93,6 +93,8 @@ def ungrouped(html: str) -> list[tuple[str, str]]:
             token = re.findall(r"\S*$", text[: m.start()])[0]
             if "://" in token or token.startswith(("/", "www.")):
                 continue
+            if text[: m.start()].endswith("site version "):  # a hash's hex digits, all digits now and then
+                continue
             found.append((m[0], text[max(0, m.start() - 40) : m.end() + 20].strip()))
     return found
 
@@ -203,3 +205,16 @@ def test_an_index_must_count_from_integer_inputs_and_head_a_list(change, said, t
     yaml.write_text(text.replace(*change))
     assert main(["--entries", str(folder), "check"]) == 1
     assert said in capsys.readouterr().err
+
+
+def test_a_cards_input_is_the_readers_text_with_a_plain_numbers_digits_grouped():
+    """The embed card and the card image show each input for reading: digits grouped as every
+    number the page writes, a shorthand the reader typed kept as typed (80B stays 80B)."""
+    from site_builder.runtime.numbers import shown_text
+
+    assert shown_text("70553706496") == "70,553,706,496"
+    assert shown_text("1024") == "1,024" and shown_text("512") == "512"
+    assert shown_text("-12000") == "-12,000" and shown_text("12345.678") == "12,345.678"
+    assert shown_text("10000000000/9") == "10,000,000,000/9"
+    for typed in ("80B", "2^17", "0.125", "1e300", "1, 2, 3", "32Ki"):
+        assert shown_text(typed) == typed

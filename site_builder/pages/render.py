@@ -363,6 +363,7 @@ class Renderer:
             example_query=example,
             qr_svg=Markup(results.qr),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
+            default_shown={i.name: shown_input(i.default) for i in entry.inputs},
             default_echo={
                 i.name: reading(write_input(i.default), is_list=i.type == "list")
                 for i in entry.inputs

@@ -109,6 +109,7 @@ def _complete(
         result["share"] = calc.share(raw, result, accessed, None if link is None else str(link), question)
     result["echo"] = calc.echoes(raw)
     result["feeds"] = page.feed_hrefs(calc.feeds, result)
+    result["shown"] = calc.shown_inputs(raw)
 
 
 def solve_json(

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 from . import page
 from . import units as unit_table
 from .domain import Domain, DomainError, Interval
-from .numbers import NUMERIC, index_row, shown_input, split_format, write_input
+from .numbers import NUMERIC, index_row, shown_input, shown_text, split_format, write_input
 
 # Standard-library modules in Pyodide's core that a formula may import.
 ALLOWED_IMPORTS = frozenset(
@@ -140,6 +140,15 @@ class Calculator:
             except DomainError as exc:
                 found[d.name] = exc.message
         return values, found
+
+    def shown_inputs(self, raw: dict) -> dict:
+        """{input: its text as the embed card and the card image show it} for every input but a
+        choice (its menu's label says it): the reader's text, a plain number's digits grouped."""
+        return {
+            i["name"]: shown_text(str(raw[i["name"]])) if i["name"] in raw else shown_input(i["default"])
+            for i in self.inputs
+            if i.get("type") != "choice"
+        }
 
     def echoes(self, raw: dict) -> dict:
         """{input: how its raw value was read} for the values that could be read two ways (``32K``)."""

@@ -260,10 +260,15 @@ def shown_input(value) -> str:
     they are); a list element-wise, as ``listed`` separates them."""
     if isinstance(value, (list, tuple)):
         return ", ".join(shown_input(v) for v in value)
-    text = write_input(value)
+    return shown_text(write_input(value))
+
+
+def shown_text(text: str) -> str:
+    """A field's text as a card shows it for reading: a plain number's whole parts grouped
+    (``70553706496`` -> ``70,553,706,496``), anything else as the reader typed it (``80B``, ``2^17``)."""
     if not _PLAIN.fullmatch(text.strip()):
         return text
-    return _WHOLE.sub(lambda m: grouped(int(m[0])), text)
+    return _WHOLE.sub(lambda m: grouped(int(m[0])), text.strip())
 
 
 _PLAIN = re.compile(r"[-\u2212]?\d+(?:\.\d+)?(?:\s*/\s*\d+)?")  # 1234.5, -7, 10000000000/9
