@@ -230,9 +230,9 @@ def section(found: dict) -> str:
         for path, f in pages.items()
     ]
     files = sorted({name for f in pages.values() for name in f["files"]})
+    values = lambda f: sorted(map(float, f["solve"]["values"]))
     solved = "; ".join(
-        f"{path}: `{f['solve']['question'][2]}` = {', '.join(sorted(f['solve']['values'], key=float))}"
-        for path, f in pages.items()
+        f"{path}: `{f['solve']['question'][2]}` from {values(f)[0]:g} to {values(f)[-1]:g}" for path, f in pages.items()
     )
     return "\n".join(
         [

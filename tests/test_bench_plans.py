@@ -39,5 +39,5 @@ def test_the_plans_section_is_written_in_place_and_kept(tmp_path):
     )
     assert "| Plan solve p95 ≤ 50 ms once ready | ✓ | /plans/train/ 40.0 ms |" in text
     assert "loaded before the reader acts) | ✓ | /plans/train/ 55.0 KB |" in text
-    assert "load average 3.1 (1 min)" in text and "more than the cores" in text and "`b` = 1, 2" in text
+    assert "load average 3.1 (1 min)" in text and "more than the cores" in text and "`b` from 1 to 2" in text
     assert plans.kept(text).startswith(plans.BEGIN) and plans.kept("# no section\n") == ""
