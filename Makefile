@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup build serve check lint test test-quick test-links bench bench-suite clean chromium java engines
+.PHONY: setup build serve check lint test test-quick test-links bench bench-plans bench-suite clean chromium java engines
 
 # The site needs only the runtime dependencies; the tests add their own tools.
 $(VENV)/.installed: pyproject.toml
@@ -62,10 +62,17 @@ test-links: setup $(VENV)/.installed-test chromium
 test-quick: $(VENV)/.installed-test
 	$(PY) -m pytest -m "not node and not browser and not slow"
 
-# Speed and size, measured side by side; writes BENCHMARKS.md.
+# Speed and size, measured side by side; writes BENCHMARKS.md (keeping the plans' and the suite's
+# sections), then the plan pages' figures into its "Plans" section (benchmarks.plans, as bench-plans).
 bench: setup $(VENV)/.installed-test chromium engines
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) -m benchmarks.run
+	$(PY) -m benchmarks.plans
+
+# The plan pages alone: recompute and solve latency once Python is ready, and page weight; writes
+# BENCHMARKS.md's "Plans" section and leaves the rest of the file as it is.
+bench-plans: setup $(VENV)/.installed-test chromium
+	$(PY) -m benchmarks.plans
 
 # The test suite's duration, run once as `make test` runs it; writes BENCHMARKS.md's suite section.
 bench-suite: setup $(VENV)/.installed-test chromium java engines

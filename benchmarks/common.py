@@ -1,9 +1,12 @@
 """What every part of the benchmark shares: Chromium's flags, the bench site built and served
-once, Python-ready timing, and the statistics the report prints.  run.py, engines.py,
-site_build.py and serve_edit.py import this module, and none of them imports another."""
+once, Python-ready timing, page weight's compressed bytes, and the statistics the report prints.
+run.py, engines.py, site_build.py, serve_edit.py and plans.py import this module; run.py runs
+engines, site_build and serve_edit and keeps suite's and plans' sections of BENCHMARKS.md, and
+none of the others imports another."""
 
 from __future__ import annotations
 
+import gzip
 import shutil
 import statistics
 import subprocess
@@ -69,6 +72,20 @@ def bench_site(prefix: str = "bench-"):
         yield work, site
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def compressed(path: Path) -> int:
+    """A file's bytes gzipped at level 9: what page weight counts."""
+    return len(gzip.compress(path.read_bytes(), 9))
+
+
+def shared_assets(site: Path) -> list[Path]:
+    """Every CSS file a page may link (ours and the vendored packages') and all of our JavaScript,
+    whether a page loads it at once, on demand or on one boot way only: the part of page weight
+    every page shares, counted whole."""
+    css = [*(site / "static").glob("*.css"), *(site / "katex").rglob("*.css"), *(site / "vendor").rglob("*.css")]
+    js = [p for p in (site / "static").glob("*.js") if p.name != "alias.js"]  # alias.js: old URLs' redirect pages
+    return css + js
 
 
 def python_ready(page, url: str) -> float:

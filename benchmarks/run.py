@@ -20,8 +20,19 @@ import tempfile
 from pathlib import Path
 
 from benchmarks import engines, serve_edit, site_build
+from benchmarks import plans as benchmark_plans
 from benchmarks import suite as benchmark_suite
-from benchmarks.common import CHROMIUM_ARGS, READY_MS, bench_site, fmt, quantile, ratio, summary
+from benchmarks.common import (
+    CHROMIUM_ARGS,
+    READY_MS,
+    bench_site,
+    compressed,
+    fmt,
+    quantile,
+    ratio,
+    shared_assets,
+    summary,
+)
 from benchmarks.common import python_ready as python_ready_at
 from benchmarks.server import BenchServer, Link
 
@@ -282,12 +293,10 @@ def page_weight(site: Path) -> dict:
     vendored packages'), and all of our JavaScript, whether a page loads it at once, on demand
     (search) or on one boot way only (snapshot.js, xz.js): no Pyodide, no fonts.  The Python
     runtime's sources, which a page fetches only if it falls back to stock Pyodide, are counted apart."""
-    gz = lambda p: len(gzip.compress(p.read_bytes(), 9))
-    css = [*(site / "static").glob("*.css"), *(site / "katex").rglob("*.css"), *(site / "vendor").rglob("*.css")]
-    js = [p for p in (site / "static").glob("*.js") if p.name != "alias.js"]  # alias.js: old URLs' redirect pages
+    gz = compressed
     pages = [p for p in site.rglob("index.html") if p.parent.name.isdigit() or p.parent.parent.name == "toolkit"]
     heaviest = max(pages, key=gz)
-    html, common = gz(heaviest), sum(map(gz, css + js))
+    html, common = gz(heaviest), sum(map(gz, shared_assets(site)))
     python = sum(map(gz, (site / "static" / "runtime").glob("*.py")))
     pyodide = next((site / "pyodide").iterdir())
     wasm, startup = pyodide / "pyodide.asm.wasm", next(pyodide.glob("stdlib-startup-*.zip"))
@@ -341,11 +350,13 @@ def run(runs: int, out: Path, edits: int) -> int:
         engine_runs = max(3, runs // 2)
         in_engines = engines.report(engines.measure(site, engine_runs), engine_runs)
         weight = page_weight(site)
-        suite = benchmark_suite.kept(out.read_text(encoding="utf-8")) if out.exists() else ""
+        old = out.read_text(encoding="utf-8") if out.exists() else ""
+        plans, suite = benchmark_plans.kept(old), benchmark_suite.kept(old)
         out.write_text(
             report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav)
             + "\n"
             + in_engines
+            + ("\n" + plans if plans else "")  # the plan pages' figures, recorded by benchmarks.plans
             + ("\n" + suite if suite else "")  # the suite's duration, recorded by benchmarks.suite
         )
         print(f"wrote {out}")

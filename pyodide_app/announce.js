@@ -50,7 +50,8 @@ export function summary(results) {
   for (const row of results.querySelectorAll("dl > .result")) {
     if (row.hidden) continue;
     const label = row.querySelector("dt .label").textContent.trim();
-    const value = row.querySelector("dd output").textContent.trim();
+    const output = row.querySelector("dd output");
+    const value = (output.getAttribute("aria-label") || output.textContent).trim();   // a named index's values with it
     const where = row.id === "solved-result" ? row.querySelector("#solved-where").textContent.trim() : "";
     parts.push(`${label} ${value}${where ? `, ${where[0].toLowerCase()}${where.slice(1).replace(/\.$/, "")}` : ""}`);
   }

@@ -120,7 +120,7 @@ function showResult(value) {
     // A result the inputs make meaningless is a sentence (the runtime's flag), never a number.
     element.textContent = shown.flag || shown.text;
     element.classList.toggle("flag", Boolean(shown.flag));
-    showList(element, shown.flag ? null : shown.items, shown.items_unit, shown.rows);
+    showList(element, shown.flag ? null : shown.items, shown.items_unit, shown.rows, Boolean(shown.index));
   }
   for (const big of document.querySelectorAll(".result.headline output")) {   // a long value is set smaller, never cut
     const n = big.textContent.length;
@@ -136,9 +136,13 @@ function showResult(value) {
 // A list output as a small table, one row a value, written by Python like the rest, each row
 // headed as Python heads it (the statement's index, j = 2, or the place from 1); its text (the
 // values in parentheses) stays for screen readers and the citation.
-function showList(element, items, unit, rows) {
+function showList(element, items, unit, rows, named = false) {
   let table = document.getElementById(`list-${element.id.slice(4)}`);
   element.classList.toggle("listed", Boolean(items));
+  // The table is for the eye (aria-hidden): a screen reader hears the value's own text, and, when
+  // the statement names the index (j = 3 ...), each value with it, as the table's rows say.
+  if (items && named) element.setAttribute("aria-label", items.map((text, k) => `${rows[k]}: ${text}`).join("; "));
+  else element.removeAttribute("aria-label");
   if (!items) {
     if (table) table.remove();
     return;

@@ -32,10 +32,17 @@ function raw() {
 }
 
 async function ready() {
+  const mine = state;
   await running();
-  if (state.loadedIn !== runner.generation) {
-    await runner.call("plan_load", { spec: state.spec }, WATCHDOG_MS * 3);
-    state.loadedIn = runner.generation;
+  if (mine.loadedIn !== runner.generation) {
+    await runner.call("plan_load", { spec: mine.spec }, WATCHDOG_MS * 3);
+    mine.loadedIn = runner.generation;
+  }
+  if (mine === state && !mine.ready) {   // the page's signal, as an entry page's: its plan loaded in Python
+    mine.ready = true;
+    performance.clearMarks("python-ready");   // one a page, not one a page visited
+    performance.mark("python-ready");
+    document.documentElement.dataset.python = "ready";
   }
 }
 
@@ -85,17 +92,20 @@ async function recompute() {
     if (!reply.ok) {
       showErrors(reply.errors);
       mine.root.dataset.planState = "error";
+      mine.root.dataset.replies = String(sent);   // the page's signal: this edit's reply is on screen
       status.dataset.state = "error";
       status.textContent = "Some inputs need fixing; the answers shown are for the last valid inputs.";
       return;
     }
     showErrors({});
     show(reply.value);
+    mine.root.dataset.replies = String(sent);
     announce();   // one summary for a screen reader, once the reader pauses
     status.dataset.state = "ready";
     status.textContent = "Answers computed in your browser by the entries' own Python.";
   } catch (err) {
     if (mine !== state) return;
+    if (!mine.ready) document.documentElement.dataset.python = "failed";
     status.dataset.state = "error";
     status.textContent = `Python could not compute: ${String(err.message || err).slice(0, 200)}`;
   }
@@ -177,10 +187,13 @@ async function solveBackwards(event) {
     if (found) {
       document.getElementById(`in-${question.input}`).value = found.text.replace(/\u00a0/g, " ");
       mine.root.dataset.solved = question.input;
-      recompute();
+      await recompute();
     }
   } catch (err) {
     if (mine === state) answer.textContent = `Could not solve: ${String(err.message || err).slice(0, 200)}`;
+  } finally {
+    // the page's signal: the question's answer is on screen, and its results with it
+    if (mine === state) mine.root.dataset.solves = String(Number(mine.root.dataset.solves || 0) + 1);
   }
 }
 
@@ -192,8 +205,10 @@ function initPlan() {
   state = {
     spec: JSON.parse(specElement.textContent),
     root: document.querySelector("article.plan"),
+    path: location.pathname,
     sent: 0,
     loadedIn: -1,
+    ready: false,
     filled: {},
   };
   setupAnnounce();
@@ -218,3 +233,9 @@ function initPlan() {
 
 initPlan();
 document.addEventListener("turbo:render", initPlan);
+// Leaving for another page: the page on its way says when its own Python is ready.
+document.addEventListener("turbo:visit", (event) => {
+  if (state && state.root.isConnected && new URL(event.detail.url).pathname !== state.path) {
+    delete document.documentElement.dataset.python;
+  }
+});

@@ -147,3 +147,29 @@ def test_the_tests_qr_reader_reads_what_the_builds_encoder_writes():
         broken[15][15] ^= True  # two data modules flipped: the error correction no longer matches
         broken[14][15] ^= True
         qr_read.read(broken)
+
+
+def test_a_comma_is_read_one_way_or_refused_with_a_hint_on_the_page_in_a_link_and_a_target(page, server):
+    """A decimal comma is never silently read as thousands: `0,125` is refused with "write 0.125"
+    in a field, in a link (ignored, with the reason) and in a solve target; a grouping comma
+    (`8,192`) is read, and the page echoes how."""
+    open_entry(page, server, "/35/?beta=0,125")
+    notice = page.text_content("#notice")
+    assert "Ignored the link's value for beta" in notice and "(write 0.125)" in notice, notice
+    assert page.input_value("#in-beta") == "2"  # the default kept
+    page.fill("#in-beta", "0,125")
+    page.wait_for_function("() => document.getElementById('err-beta').textContent.includes('(write 0.125)')")
+    assert "the decimal point is a dot" in page.text_content("#err-beta")
+    assert page.evaluate("document.getElementById('outputs').classList.contains('stale')")
+    page.fill("#in-beta", "2")
+    page.fill("#in-s", "8,192")
+    page.wait_for_function("() => !document.getElementById('echo-s').hidden")
+    assert page.text_content("#echo-s").startswith("8,192 read as 8,192 (the comma groups thousands")
+    page.fill("#in-s", "8192")
+    page.select_option("#solve-output", "total")
+    page.select_option("#solve-input", "s")
+    page.fill("#solve-target", "0,5 GB")
+    page.press("#solve-target", "Enter")
+    page.wait_for_selector("#solve-err:not([hidden])")
+    assert "0.5" in page.text_content("#solve-err"), page.text_content("#solve-err")
+    assert page.problems == []

@@ -35,12 +35,17 @@ def test_list_outputs_are_small_tables(page, server):
     open_entry(page, server, "/50/")
     assert page.locator("#list-break_even tr").count() >= 2
     assert page.locator("#list-break_even th").first.text_content() == "1"  # no index: the place from 1
+    assert page.get_attribute("#out-break_even", "aria-label") is None  # the tuple, as it is
     # The vote sum runs over j = (n+1)/2 ... n: its rows are named so as n changes.
     open_entry(page, server, "/46/")
     page.fill("#in-n", "5")
     page.wait_for_function("() => document.querySelectorAll('#list-vote_terms th').length === 3")
     heads = page.locator("#list-vote_terms th").all_text_contents()
     assert heads == [f"j\u00a0=\u00a0{j}" for j in (3, 4, 5)]
+    # A screen reader hears each term with its index, as the (hidden) table's rows say.
+    cells = page.locator("#list-vote_terms td").all_text_contents()
+    said = page.get_attribute("#out-vote_terms", "aria-label")
+    assert said == "; ".join(f"{h}: {c}" for h, c in zip(heads, cells)), said
     assert page.problems == []
 
 

@@ -15,6 +15,9 @@ import urllib.parse
 
 import pytest
 
+import derivation_bank as bank_api
+from site_builder.runtime.calculator import Calculator
+from site_builder.runtime.solve import solve
 from site_builder.serve.host import Handler, SiteServer
 from tests.browsing import serve_page
 from tests.engines import Firefox, WebKit, webkit_console
@@ -328,3 +331,254 @@ def test_webkit_writes_no_error_to_its_console(site):
         urls += [running.url + p for p in ["/", "/chapters/", "/35/?embed=1", "/35/?L=40&nope=1", "/no-such-page/"]]
         lines = webkit_console(urls, quiet_s=3, requests=lambda: count[0], env=C_LOCALE)
     assert lines == []
+
+
+def set_menu(engine, menu: str, value: str):
+    """A menu set as a reader's pick does: its value, then the change event."""
+    engine.evaluate(
+        f"(() => {{ const m = document.getElementById({menu!r}); m.value = {value!r};"
+        " m.dispatchEvent(new Event('change', {bubbles: true})); return m.value; })()"
+    )
+
+
+def visit(engine, path: str, compare: str):
+    """A comparison link followed in the page (Turbo), until its Python has said ready (the page
+    may write the link again, with its version: the list it compares is what must arrive)."""
+    engine.evaluate(FOLLOW % json.dumps(f"{path}?compare={compare}"))
+    engine.wait_for(
+        f"document.body !== window.__leftBody && location.pathname === {json.dumps(path)} && "
+        f"new URLSearchParams(location.search).get('compare') === {json.dumps(compare)} && "
+        "document.documentElement.dataset.python",
+        READY_S,
+    )
+    assert engine.evaluate("document.documentElement.dataset.python") == "ready"
+
+
+TEXT = "document.querySelector(%r).textContent"
+NBSP = "\u00a0"
+COMPARED = (
+    "[...document.querySelectorAll('#compare-table tbody tr')].map((tr) =>"
+    " [tr.dataset.preset, ...[...tr.querySelectorAll('td[data-output]')].map((td) => td.textContent)])"
+)
+
+# What the page hands the clipboard (these drivers may not let a test read it back).
+WATCH_CLIPBOARD = """(() => {
+  const board = navigator.clipboard;
+  if (board && !board.__watched) {
+    const write = board.writeText.bind(board);
+    board.writeText = (text) => { window.__copied = text; return write(text); };
+    board.__watched = true;
+  }
+  return true;
+})()"""
+
+
+def test_an_entry_reads_what_people_type_solves_cites_and_compares(fresh, server, site):
+    """One Python boot on 35 for what a reader types and asks there: a decimal comma refused and
+    said, a target with a unit as people write it, the answer as headline, stopping, the citation's
+    Copy buttons, the "Every model" table, and a comparison link followed."""
+    fresh.goto(server.url + "/35/")
+    python_ready(fresh)
+    fresh.wait_for("document.documentElement.dataset.replies", READY_S)
+    before = fresh.evaluate(TEXT % "#out-total")
+    beta = fresh.evaluate("document.getElementById('in-beta').value")
+    # 0,125 is never 125: the field is marked wrong, says why, and the results stay as they were.
+    fresh.fill("#in-beta", "0,125")
+    said = fresh.wait_for(
+        "document.getElementById('in-beta').getAttribute('aria-invalid') === 'true' && "
+        "!document.getElementById('err-beta').hidden && "
+        "document.getElementById('err-beta').textContent.includes(\"'0,125'\") && "
+        "document.getElementById('err-beta').textContent"
+    )
+    assert "'0,125' is not a number: the decimal point is a dot (write 0.125)" in said, said
+    assert fresh.evaluate(TEXT % "#out-total") == before
+    fresh.fill("#in-beta", beta)
+    fresh.wait_for("document.getElementById('in-beta').getAttribute('aria-invalid') === 'false'")
+
+    # A target typed as people type it, echoed as read; the answer leads the results.
+    calc = Calculator(BY_KEY["35"].spec())
+    for menu, value in (("solve-output", "total"), ("solve-sense", "<="), ("solve-input", "s")):
+        set_menu(fresh, menu, value)
+    for typed in ("80 gb", "80GiB"):
+        want = solve(calc, {}, "s", "total", "<=", typed, clock=False)
+        best = want["solutions"][0]
+        fresh.fill("#solve-target", typed)
+        if typed == "80 gb":
+            fresh.press("Enter")
+        fresh.wait_for(
+            f"document.getElementById('solve-reading').textContent.startsWith({want['target_reading']!r}) && "
+            f"document.getElementById('in-s').value === {best['text']!r} && "
+            "document.documentElement.dataset.asking === '0' && document.documentElement.dataset.link === 'written'",
+            READY_S,
+        )
+        assert fresh.evaluate("document.getElementById('solve-reading').hidden") is False
+        assert fresh.evaluate(TEXT % "#solved-label") == "Solved: Cached sequence length"
+        assert fresh.evaluate(TEXT % "#solved-value") == f"{best['text']}{NBSP}tokens"
+        assert fresh.evaluate("document.querySelector('#outputs dl > .result:not([hidden])').id") == "solved-result"
+        wait_shown(fresh, "35", expected("35", {"s": best["text"]}))
+        assert fresh.evaluate("new URLSearchParams(location.search).get('solve')") == "s"
+    # Stop solving: the value stays, a plain input, and the address bar says what the page shows.
+    fresh.click("#solve-clear")
+    fresh.wait_for("!document.querySelector('.field.solved') && !location.search.includes('solve=')")
+    fresh.wait_for("document.documentElement.dataset.link === 'written'")
+    query = fresh.evaluate("Object.fromEntries(new URLSearchParams(location.search))")
+    assert query == {"s": best["text"], "version": "1"}
+    assert fresh.evaluate("document.getElementById('in-s').value") == best["text"]
+    assert shown(fresh, "35") == expected("35", {"s": query["s"]})
+
+    # The citation's Copy buttons copy, or (a clipboard refused) select the text and say so.
+    fresh.click("#cite summary")
+    fresh.evaluate(WATCH_CLIPBOARD)
+    for source, what in (
+        ("cite-run-bibtex", "The computation's BibTeX"),
+        ("cite-run-text", "The computation's citation"),
+        ("cite-entry-bibtex", "The entry's BibTeX"),
+        ("cite-entry-text", "The entry's citation"),
+    ):
+        button = f"button[data-copy={source}]"
+        assert fresh.evaluate(f"!document.querySelector({button!r}).hidden")
+        fresh.evaluate("document.getElementById('cite-feedback').textContent = ''")
+        fresh.evaluate("window.__copied = null")
+        fresh.click(button)
+        fresh.wait_for("document.getElementById('cite-feedback').textContent")
+        feedback = fresh.evaluate(TEXT % "#cite-feedback")
+        if fresh.evaluate("document.getElementById('cite-feedback').dataset.state") == "copied":
+            assert feedback == f"Copied: {what.lower()}."
+            assert fresh.evaluate("window.__copied") == fresh.evaluate(TEXT % f"#{source}")
+        else:
+            assert feedback == f"{what} selected: press Ctrl+C (⌘C on a Mac) to copy it."
+            assert fresh.evaluate("getSelection().toString()") == fresh.evaluate(TEXT % f"#{source}")
+        assert fresh.evaluate(TEXT % f"#{source}").strip()
+
+    # "Every model": fetched on opening, one row a model, sorted by a header's button.
+    assert fresh.evaluate("document.getElementById('every-model-table')") is None
+    fresh.click("#every-model summary")
+    fresh.wait_for("document.getElementById('every-model').dataset.state === 'drawn'", READY_S)
+    data = json.loads((site / "35" / "every-model.json").read_text())
+    assert fresh.evaluate("document.querySelectorAll('#every-model-table tbody tr').length") == len(data["rows"])
+    llama = "#every-model-table tbody tr[data-preset='llama-3-70b'] td[data-output='total']"
+    assert fresh.evaluate(TEXT % llama) == str(bank_api.entry(35).run(model="llama-3-70b")["total"]).replace(" ", NBSP)
+    values = {r["values"]["total"]["text"]: r["values"]["total"]["value"] for r in data["rows"] if "values" in r}
+    column = (
+        "[...document.querySelectorAll('#every-model-table tbody td[data-output=total]')].map((c) => c.textContent)"
+    )
+    fresh.click("#every-model-table th[data-key='total'] button")
+    assert (
+        fresh.evaluate("document.querySelector('#every-model-table th[data-key=total]').getAttribute('aria-sort')")
+        == "descending"
+    )
+    order = [values[t] for t in fresh.evaluate(column)]
+    assert order == sorted(order, reverse=True) and order[0] == max(values.values())
+    fresh.click("#every-model-table th[data-key='total'] button")
+    order = [values[t] for t in fresh.evaluate(column)]
+    assert order == sorted(order)
+
+    # A comparison link: one row a model, what CPython computes for each.
+    visit(fresh, "/35/", "llama-3-70b,mixtral-8x7b")
+    fresh.wait_for("document.querySelectorAll('#compare-table tbody tr').length === 2", READY_S)
+    names = ("total", "per_token", "per_token_layer", "window_tokens")
+    assert fresh.evaluate(COMPARED) == [
+        [model, *(str(bank_api.entry(35).run(model=model)[n]).replace(" ", NBSP) for n in names)]
+        for model in ("llama-3-70b", "mixtral-8x7b")
+    ]
+    assert fresh.evaluate("window.__cspViolations") == []
+
+
+def test_the_embed_card_fills_its_slide_plain_and_filled_by_a_preset(fresh, server):
+    """At 800 × 450 the card's headline is large and whole, nothing scrolls, no notice: as built
+    (laid out by CSS alone) and filled by a preset's many inputs, measured as Chromium measures it."""
+    from tests.test_browser_embed import MEASURE, SETS, SETTLED, check_card
+
+    fresh.viewport(800, 450)
+    try:
+        fresh.goto(server.url + "/35/?embed=1&no_such_input=1")
+        fresh.wait_for("document.fonts.status === 'loaded' && document.getElementById('notice').textContent !== ''")
+        fresh.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        check_card(fresh.evaluate(f"({MEASURE})('total')"), "/35/", 800, 450)
+        url = "/16/?model=t5-11b"
+        fresh.goto(f"{server.url}{url}&embed=1")
+        fresh.wait_for(f"({SETTLED})()", READY_S)
+        fresh.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        first = set(fresh.evaluate(f"({SETS})({json.dumps({'model': 't5-11b'})})"))
+        headline = fresh.evaluate("JSON.parse(document.getElementById('entry-spec').textContent).headline[0]")
+        m = fresh.evaluate(f"({MEASURE})({headline!r})")
+        check_card(m, url, 800, 450, first)
+        assert "Filled from" in m["note"], m["note"]
+    finally:
+        fresh.viewport(1280, 900)
+
+
+# The file an export hands the browser, kept by the test instead of saved: its name and text.
+CATCH_DOWNLOAD = """(() => {
+  window.__saved = null;
+  const made = URL.createObjectURL;
+  URL.createObjectURL = (blob) => { window.__blob = blob; return made.call(URL, blob); };
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest && e.target.closest('a[download]');
+    if (!a) return;
+    e.preventDefault();
+    window.__blob.text().then((text) => { window.__saved = {name: a.download, text}; });
+  }, true);
+  return true;
+})()"""
+# A file picked in the import's file field, as the file chooser gives it.
+PICK = """((name, text) => {
+  const field = document.getElementById('records-file');
+  const files = new DataTransfer();
+  files.items.add(new File([text], name, {type: 'application/json'}));
+  field.files = files.files;
+  field.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+})(%s, %s)"""
+TODAY = (
+    "(() => { const d = new Date(); return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}"
+    "-${String(d.getDate()).padStart(2, '0')}`; })()"
+)
+
+
+def test_records_export_and_import_back_and_a_404_suggests_the_nearest_entry(fresh, server):
+    """No Python needed: a practice and a protocol day recorded on 3, exported from the chapters
+    page, cleared, imported back; then an unknown address suggesting its entry."""
+    fresh.goto(server.url + "/3/")
+    fresh.wait_for("document.getElementById('record').dataset.record")
+    fresh.evaluate("localStorage.clear(), true")
+    fresh.goto(server.url + "/3/")
+    fresh.wait_for("document.getElementById('record').dataset.record")
+    day = fresh.evaluate(TODAY)
+    fresh.click("#practice-done")
+    fresh.wait_for(f"document.getElementById('practice-progress').textContent === 'Practised on 1 day, last on {day}.'")
+    fresh.click("#protocol-record")
+    fresh.wait_for("document.getElementById('protocol-progress').textContent === 'Reproduced on 1 of 3 days.'")
+
+    fresh.goto(server.url + "/chapters/")
+    fresh.wait_for("document.getElementById('records').dataset.records")
+    assert fresh.evaluate(TEXT % 'li[data-entry="3"] .entry-record') == f"practised 1 day, last {day}; protocol 1 of 3"
+    fresh.evaluate(CATCH_DOWNLOAD)
+    fresh.click("#records-export")
+    fresh.wait_for("window.__saved")
+    saved = fresh.evaluate("window.__saved")
+    exported = json.loads(saved["text"])
+    assert exported["format"] == "derivation-bank-records" and exported["version"] == 1
+    assert exported["entries"] == {"3": {"practised": [day], "protocol": [day]}}
+    assert saved["name"] == f"derivation-bank-records-{exported['exported'][:10]}.json"
+    assert fresh.evaluate(TEXT % "#records-message") == (
+        f"Exported 1 entry: 1 day of practice and 1 protocol day to {saved['name']}."
+    )
+    fresh.evaluate("localStorage.clear(), true")
+    fresh.goto(server.url + "/chapters/")
+    fresh.wait_for("document.getElementById('records').dataset.records")
+    assert fresh.evaluate("document.querySelectorAll('.entry-record').length") == 0
+    fresh.evaluate(PICK % (json.dumps(saved["name"]), json.dumps(saved["text"])))
+    fresh.wait_for("document.getElementById('records').dataset.tries === '1'")
+    assert fresh.evaluate(TEXT % "#records-message") == (
+        f"Imported 1 entry: 1 day of practice and 1 protocol day from {saved['name']}, merged with this browser's records."
+    )
+    assert fresh.evaluate(TEXT % 'li[data-entry="3"] .entry-record') == f"practised 1 day, last {day}; protocol 1 of 3"
+    fresh.evaluate("localStorage.clear(), true")
+
+    fresh.goto(server.url + "/kv-cache/")
+    fresh.wait_for("document.documentElement.dataset.suggestions")
+    found = fresh.evaluate("[...document.querySelectorAll('#suggested li a')].map((a) => a.getAttribute('href'))")
+    assert "/35/" in found[:2] and len(found) <= 5, found
+    assert fresh.evaluate(TEXT % "#asked-path") == "/kv-cache/"
+    assert [p for p in fresh.problems() if "404" not in p] == []  # the page's own 404 is the point
