@@ -94,3 +94,25 @@ def python_ready(page, url: str) -> float:
     page.wait_for_function("() => document.documentElement.dataset.python", timeout=READY_MS)
     assert page.evaluate("document.documentElement.dataset.python") == "ready"
     return page.evaluate("performance.getEntriesByName('python-ready')[0].startTime") / 1000
+
+
+# ---- a marked section of BENCHMARKS.md that one benchmark writes and ``make bench`` keeps
+
+
+def kept_section(text: str, begin: str, end: str) -> str:
+    """The section between ``begin`` and ``end`` of a BENCHMARKS.md text, markers included ('' when it has none)."""
+    start, stop = text.find(begin), text.find(end)
+    return text[start : stop + len(end)] + "\n" if 0 <= start < stop else ""
+
+
+def write_section(out: Path, begin: str, end: str, section: str, in_place: bool) -> None:
+    """``section`` into ``out``, the rest of the file as it is: where the old one was (``in_place``),
+    or at the end, the old one dropped."""
+    old = out.read_text(encoding="utf-8") if out.exists() else ""
+    start, stop = old.find(begin), old.find(end)
+    if 0 <= start < stop and in_place:
+        text = old[:start] + section + old[stop + len(end) + 1 :]
+    else:
+        rest = old[:start] + old[stop + len(end) + 1 :] if 0 <= start < stop else old
+        text = rest.rstrip("\n") + "\n\n" + section
+    out.write_text(text, encoding="utf-8")

@@ -38,9 +38,11 @@ from benchmarks.common import (
     READY_MS,
     bench_site,
     compressed,
+    kept_section,
     percentiles,
     python_ready,
     shared_assets,
+    write_section,
 )
 from benchmarks.server import BenchServer, Link
 
@@ -65,16 +67,21 @@ PLANS = {
 
 PLAN = "document.querySelector('article.plan')"
 FIRST_ANSWERS = f"() => {PLAN} && {PLAN}.dataset.replies"
+# The page's own counter of answers on screen (data-replies, data-solves) passing its value now.
+COUNTED = """const counted = (root, key) => {
+    const before = Number(root.dataset[key] || 0);
+    return new Promise((resolve) => {
+      const watch = new MutationObserver(() => {
+        if (Number(root.dataset[key] || 0) > before) { watch.disconnect(); resolve(); }
+      });
+      watch.observe(root, { attributes: true, attributeFilter: ['data-' + key] });
+    });
+  };"""
 RECOMPUTE_JS = f"""async ([name, values, kind]) => {{
+  {COUNTED}
   const input = document.getElementById('in-' + name), root = {PLAN}, times = [];
   for (const value of values) {{
-    const before = Number(root.dataset.replies || 0);
-    const shown = new Promise((resolve) => {{
-      const watch = new MutationObserver(() => {{
-        if (Number(root.dataset.replies || 0) > before) {{ watch.disconnect(); resolve(); }}
-      }});
-      watch.observe(root, {{ attributes: true, attributeFilter: ['data-replies'] }});
-    }});
+    const shown = counted(root, 'replies');
     const t = performance.now();
     input.value = value;
     input.dispatchEvent(new Event(kind, {{ bubbles: true }}));
@@ -84,18 +91,13 @@ RECOMPUTE_JS = f"""async ([name, values, kind]) => {{
   return {{ times, state: root.dataset.planState }};
 }}"""
 SOLVE_JS = f"""async ([output, sense, free, targets]) => {{
+  {COUNTED}
   const el = (id) => document.getElementById(id), root = {PLAN}, times = [];
   el('plan-solve').open = true;
   el('solve-output').value = output; el('solve-sense').value = sense; el('solve-input').value = free;
   const found = new Set();
   for (const target of targets) {{
-    const before = Number(root.dataset.solves || 0);
-    const shown = new Promise((resolve) => {{
-      const watch = new MutationObserver(() => {{
-        if (Number(root.dataset.solves || 0) > before) {{ watch.disconnect(); resolve(); }}
-      }});
-      watch.observe(root, {{ attributes: true, attributeFilter: ['data-solves'] }});
-    }});
+    const shown = counted(root, 'solves');
     const t = performance.now();
     el('solve-target').value = target;
     el('plan-solve-form').requestSubmit();
@@ -280,19 +282,12 @@ def section(found: dict) -> str:
 
 def kept(text: str) -> str:
     """The plans section of a BENCHMARKS.md text ('' when it has none), for ``make bench`` to keep."""
-    start, stop = text.find(BEGIN), text.find(END)
-    return text[start : stop + len(END)] + "\n" if 0 <= start < stop else ""
+    return kept_section(text, BEGIN, END)
 
 
 def write(out: Path, found: dict) -> None:
     """The section in place of the old one, or after the rest; the rest of the file as it is."""
-    old = out.read_text(encoding="utf-8") if out.exists() else ""
-    start, stop = old.find(BEGIN), old.find(END)
-    if 0 <= start < stop:
-        text = old[:start] + section(found) + old[stop + len(END) + 1 :]
-    else:
-        text = old.rstrip("\n") + "\n\n" + section(found)
-    out.write_text(text, encoding="utf-8")
+    write_section(out, BEGIN, END, section(found), in_place=True)
 
 
 def main(argv: list[str] | None = None) -> int:

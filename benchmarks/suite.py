@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.common import kept_section, write_section
+
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- suite: written by python -m benchmarks.suite -->", "<!-- /suite -->"
 TARGET_S = 600  # ten minutes of tests on a 2-core machine
@@ -60,15 +62,11 @@ def section(found: dict) -> str:
 
 def kept(text: str) -> str:
     """The suite section of a BENCHMARKS.md text ('' when it has none), for ``make bench`` to keep."""
-    start, stop = text.find(BEGIN), text.find(END)
-    return text[start : stop + len(END)] + "\n" if 0 <= start < stop else ""
+    return kept_section(text, BEGIN, END)
 
 
 def write(out: Path, found: dict) -> None:
-    old = out.read_text(encoding="utf-8") if out.exists() else ""
-    start, stop = old.find(BEGIN), old.find(END)
-    rest = old[:start] + old[stop + len(END) + 1 :] if 0 <= start < stop else old
-    out.write_text(rest.rstrip("\n") + "\n\n" + section(found), encoding="utf-8")
+    write_section(out, BEGIN, END, section(found), in_place=False)
 
 
 def main(argv: list[str] | None = None) -> int:
