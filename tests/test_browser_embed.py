@@ -89,29 +89,30 @@ def check_card(m: dict, url: str, w: int, h: int, first: set[str] = frozenset())
     assert m["rowsShown"] + _count(m["said"], "compared") == m["rows"], (where, m["said"], m["rows"])
 
 
-@pytest.fixture(scope="module")
-def card(browser):
+def _card_page(browser, python: bool = True):
+    """A slide-sized page that records its errors; without ``python`` its worker's script is held
+    back, never answered, so Python stays "loading"."""
     context = browser.new_context(viewport={"width": 800, "height": 450})
+    if not python:
+        context.route("**/static/worker.js", lambda route: None)
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.problems = problems
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def card(browser):
+    yield from _card_page(browser)
 
 
 @pytest.fixture(scope="module")
 def still_card(browser):
-    """A card page whose Python never starts (its worker's script is held back): what the build
-    wrote, laid out, at no cost of a Python boot per entry."""
-    context = browser.new_context(viewport={"width": 800, "height": 450})
-    context.route("**/static/worker.js", lambda route: None)  # never answered: Python stays "loading"
-    page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.problems = problems
-    yield page
-    context.close()
+    """A card page whose Python never starts: what the build wrote, laid out, at no cost of a
+    Python boot per entry."""
+    yield from _card_page(browser, python=False)
 
 
 def test_every_card_fills_its_slide(still_card, server, bank):

@@ -33,7 +33,11 @@ ACTIONS = ("edit", "edit", "edit", "preset", "solve", "stop", "units", "back", "
 LIMIT = 60_000  # ms: a ceiling for a loaded machine, never a pause
 FULL = 25  # of each FULL sequences, one is reopened by a full load and one as an embed card
 
-SNAPSHOT = """() => {
+# The input errors a page shows, "err-M: the interleaved schedule needs ...".
+ERRORS = "() => [...document.querySelectorAll('.field .error')].filter((e) => e.textContent).map((e) => `${e.id}: ${e.textContent}`)"
+
+SNAPSHOT = (
+    """() => {
   const form = document.getElementById("inputs");
   const value = (id) => document.getElementById(id).value;
   const asked = !document.getElementById("solve-clear").hidden;
@@ -50,9 +54,12 @@ SNAPSHOT = """() => {
     citation: document.getElementById("cite-run-text").textContent,
     stale: document.getElementById("outputs").classList.contains("stale"),
     // What the page says is wrong with the inputs (results stay stale until it is fixed).
-    errors: [...document.querySelectorAll(".field .error")].filter((e) => e.textContent).map((e) => `${e.id}: ${e.textContent}`),
+    errors: ("""
+    + ERRORS
+    + """)(),
   };
 }"""
+)
 
 SETTLED = """() => {
   const d = document.documentElement.dataset;
@@ -115,9 +122,7 @@ class Walker:
     def refused(self) -> list[str]:
         """Once the page has answered: the input errors it shows."""
         self.settle()
-        return self.page.evaluate(
-            "[...document.querySelectorAll('.field .error')].filter((e) => e.textContent).map((e) => `${e.id}: ${e.textContent}`)"
-        )
+        return self.page.evaluate(ERRORS)
 
     def act(self, action) -> str | None:
         """Do ``action`` (a name) with random choices; return what was done, or None if it could not be."""
