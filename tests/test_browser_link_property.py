@@ -7,7 +7,9 @@ A seeded generator of action sequences (edits, presets, solve and stop, units, b
 Turbo navigation) drives one Chromium page through many sequences; each is reopened by a link
 (mostly through Turbo, as a link on the site is followed; one in 25 by a full load, one in 25 as
 an embed card).  A failure prints the seed, the sequence and the difference.  LINK_SEQUENCES and
-LINK_SEED change how many and which (the defaults are what CI runs).
+LINK_SEED change how many and which (the defaults are what CI runs).  The sequences run in runs of
+RUN, each a test of its own with its own seed (LINK_SEED + the run's number), so that the test
+workers share them out; a failure names the run's seed, which replays it alone.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ ENTRIES = ("35", "37", "19")
 ACTIONS = ("edit", "edit", "edit", "preset", "solve", "stop", "units", "back", "visit")
 LIMIT = 60_000  # ms: a ceiling for a loaded machine, never a pause
 FULL = 25  # of each FULL sequences, one is reopened by a full load and one as an embed card
+RUN = 30  # sequences per test: a run's first page load is paid once per RUN sequences
+RUNS = [(SEED + n, min(RUN, SEQUENCES - n * RUN)) for n in range(-(-SEQUENCES // RUN))]
 
 # The input errors a page shows, "err-M: the interleaved schedule needs ...".
 ERRORS = "() => [...document.querySelectorAll('.field .error')].filter((e) => e.textContent).map((e) => `${e.id}: ${e.textContent}`)"
@@ -306,7 +310,8 @@ def _check_forms(forms: dict, server, canonical: str):
     assert forms["card"] == forms["copied"].partition("?")[0] + (f"?{without_show}" if without_show else "")
 
 
-def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, server, bank):
+@pytest.mark.parametrize(("seed", "sequences"), RUNS, ids=[f"seed-{seed}" for seed, _ in RUNS])
+def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, server, bank, seed, sequences):
     context = browser.new_context()
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     page = context.new_page()
@@ -315,14 +320,14 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     fresh = context.new_page()  # every few sequences the link is opened by a full load here
     page.bring_to_front()  # a tab behind another runs its timers once a second: 3 s a wait
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     walker = Walker(page, server, _pools(bank), rng)
     open_entry(page, server, f"/{ENTRIES[0]}/")
     canonical = page.evaluate("JSON.parse(document.getElementById('entry-spec').textContent).meta.url").rsplit("/", 2)[
         0
     ]
     started = time.monotonic()
-    for n in range(SEQUENCES):
+    for n in range(sequences):
         done = []
         try:
             for _ in range(rng.randint(1, 5)):
@@ -363,12 +368,12 @@ def test_the_link_reproduces_the_page_after_any_sequence_of_actions(browser, ser
             page.bring_to_front()
         except Exception as failure:
             raise AssertionError(
-                f"seed {SEED}, sequence {n}: {' → '.join(done) or 'no action'}; then reopened "
+                f"seed {seed}, sequence {n}: {' → '.join(done) or 'no action'}; then reopened "
                 f"{locals().get('link', '?')}\n{failure}"
             ) from failure
         if os.environ.get("LINK_TIMES"):
             print(f"{n}: {time.monotonic() - started:.1f} s {done}")
     took = time.monotonic() - started
-    print(f"{SEQUENCES} sequences in {took:.1f} s")
+    print(f"{sequences} sequences in {took:.1f} s")
     assert problems == []
     context.close()

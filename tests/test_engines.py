@@ -23,7 +23,9 @@ from tests.browsing import serve_page
 from tests.engines import Firefox, WebKit, webkit_console
 from tests.support import load_bank
 
-pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
+# The built site is typeset by KaTeX in Node.  One test worker runs every engine test: each engine
+# starts once, and two xvfb-runs never race for a display.
+pytestmark = [pytest.mark.browser, pytest.mark.node, pytest.mark.xdist_group("engines")]
 READY_S = 120  # a ceiling for a loaded CI machine, not a speed target
 ENTRIES, CALCULATORS = load_bank()
 BY_KEY = {e.key: e for e in ENTRIES}
