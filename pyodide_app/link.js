@@ -86,10 +86,18 @@ function preset(kind) {
 function readUnits(params, link, spec, claimed, page) {
   const text = params.filter(([k]) => k === "units").map(([, v]) => v).pop() || "";
   const wrong = [];
+  const chosen = {};  // family -> the known choices the link names for it
   for (const pair of text.split(",")) {
     const [family, choice] = pair.split(":");
-    if ((page.units[family] || []).includes(choice)) link.units[family] = choice;
-    else if (pair && !wrong.includes(pair)) wrong.push(pair);
+    if ((page.units[family] || []).includes(choice)) {
+      if (!(chosen[family] ||= []).includes(choice)) chosen[family].push(choice);
+    } else if (pair && !wrong.includes(pair)) wrong.push(pair);
+  }
+  for (const [family, choices] of Object.entries(chosen)) {
+    // Two choices for one family could be read either way: neither is taken, and the page says so.
+    if (choices.length === 1) link.units[family] = choices[0];
+    else link.notices.push(`Ignored the link's unit choices ${choices.map((c) => short(`${family}:${c}`)).join(" and ")}: `
+      + `one unit per kind, so ${short(family)} stays in the page's own unit.`);
   }
   link.notices.push(...ignored(wrong, (pair) => `Ignored the link's unit choice ${short(pair)}.`,
     (count, list) => `Ignored ${count} unknown unit choices: ${list}.`));

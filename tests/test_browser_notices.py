@@ -53,6 +53,22 @@ def test_a_long_show_list_and_unit_list_are_summed_up_too(page, server):
     )
 
 
+def test_two_choices_for_one_unit_are_refused_not_guessed(page, server):
+    """units=bytes:GiB,bytes:GB could be read either way: neither is taken, the page says so and
+    keeps its own unit; a choice named twice is one choice, and another family's is still read."""
+    open_entry(page, server, "/35/")
+    default = page.input_value("#units-bytes")
+    open_entry(page, server, "/35/?units=bytes:GiB,bytes:GB,bytes:GiB")
+    assert lines(page) == [
+        "Ignored the link's unit choices “bytes:GiB” and “bytes:GB”: one unit per kind, so “bytes” stays in the page's own unit."
+    ]
+    assert page.input_value("#units-bytes") == default
+    assert "units=" not in page.evaluate("location.search")
+    open_entry(page, server, "/35/?units=bytes:GiB,bytes:GiB")
+    assert page.is_hidden("#notice") and page.input_value("#units-bytes") == "GiB"
+    assert page.problems == []
+
+
 def test_a_plans_page_sums_up_hundreds_of_unknown_parameters(page, server):
     query = "&".join(f"p{i}=1" for i in range(MANY))
     page.goto(server.url + f"/plans/serve/?{query}")
