@@ -51,17 +51,17 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff format --check .
 
 # Two test workers (pytest-xdist), one per core of the machine the suite is sized for; the engine
-# tests share one worker (tests/test_engines.py).  WORKERS=0 runs the suite in one process.
+# tests share one worker (tests/pyodide_app/test_engines.py).  WORKERS=0 runs the suite in one process.
 WORKERS ?= 2
 XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadgroup)
 
 test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest $(XDIST)
 
-# The link property (tests/test_browser_link_property.py) over more random sequences than `make test`
+# The link property (tests/pyodide_app/test_browser_link_property.py) over more random sequences than `make test`
 # runs, from another seed: CI runs both, so every CI run drives 300 distinct sequences.
 test-links: setup $(VENV)/.installed-test chromium
-	LINK_SEQUENCES=240 LINK_SEED=20261203 $(PY) -m pytest $(XDIST) tests/test_browser_link_property.py
+	LINK_SEQUENCES=240 LINK_SEED=20261203 $(PY) -m pytest $(XDIST) tests/pyodide_app/test_browser_link_property.py
 
 # The CPython tests alone (no Node, no browser) but those marked slow: under 30 s, for the edit-test loop.
 test-quick: $(VENV)/.installed-test

@@ -51,7 +51,7 @@ BEGIN, END = "<!-- plans: written by python -m benchmarks.plans -->", "<!-- /pla
 RECOMPUTE_MS, SOLVE_MS, PAGE_BYTES = 16, 50, 60_000
 
 # Per page: the input edited (a new value each time, so each edit changes the answers), and a
-# question the plan answers (tests/test_pyodide_plans.py asks both), its target moved each time.
+# question the plan answers (tests/runtime/test_pyodide_plans.py asks both), its target moved each time.
 # Every target here has a solution at the plan's defaults: the micro-batch for a memory budget of
 # 40 to 139 GB (b = 1 to 5), the batch for 500 to 2,480 generated tokens/s per replica.
 PLANS = {

@@ -2,7 +2,7 @@
 
 // Typos forgiven, by the length of the word typed: none up to three letters (kv, gqa, moe: a slip
 // there is another word), one edit at four, two from five (cahce -> cache swaps two letters).
-// tests/test_search.py applies the same rule to tests/data/search-queries.yaml.
+// tests/pages/test_search.py applies the same rule to tests/data/search-queries.yaml.
 export const fuzziness = (term) => (term.length <= 3 ? 0 : term.length === 4 ? 1 : 2);
 
 // The engine over the build's index: what the dialog searches, and what the 404 page suggests from.

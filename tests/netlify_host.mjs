@@ -1,7 +1,7 @@
 // What Netlify would send for each request path, from Netlify's own engines: @netlify/config reads
 // netlify.toml as a deploy does, @netlify/headers matches its [[headers]] and @netlify/redirects
 // (the redirector Netlify's CLI serves with) its [[redirects]], a publish folder's _headers and
-// _redirects included.  tests/test_host_netlify.py holds our local host to these answers.
+// _redirects included.  tests/serve/test_host_netlify.py holds our local host to these answers.
 //
 // stdin, one JSON object:  {"config": "netlify.toml", "publish": "_site", "paths": ["/", "/1/", ...]}
 // stdout, one JSON object: {"/1/": {"headers": {...}, "status": 200, "file": "1/index.html"}, ...}

@@ -3,8 +3,8 @@
 How a page lays out, reads aloud and recomputes depends on its shape (list inputs and outputs,
 choices, charts, feeds, presets, a solve question, the toolkit, the most inputs, the longest
 case), not on its numbers.  So the browser tests that once loaded every page load these; every
-page still goes through the checks that need no browser (tests/test_pages.py, the HTML validator
-in tests/test_integrity.py, and every case in CPython and in Pyodide).
+page still goes through the checks that need no browser (tests/pages/test_pages.py, the HTML validator
+in tests/ship/test_integrity.py, and every case in CPython and in Pyodide).
 
 The sample is computed from the bank, so a new shape is covered the day it appears."""
 

@@ -12,6 +12,7 @@ from site_builder import bank
 from site_builder.errors import Problems
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"  # the fixtures and data beside the test folders
 ENTRIES = ROOT / "entries"
 
 # The flags Chromium needs on a machine with no network but loopback.

@@ -51,7 +51,13 @@ def test_every_test_that_uses_the_site_or_a_browser_carries_its_marker(every_tes
 def test_the_quick_run_keeps_most_of_the_cpython_tests(every_test):
     quick = [nodeid for nodeid, _, marks in every_test if not marks & {"node", "browser"}]
     assert len(quick) > 1000  # the markers are not a way to skip the tests that run on CPython
-    for module in ("test_runtime.py", "test_solve.py", "test_corpus.py", "test_properties.py", "test_units.py"):
+    for module in (
+        "runtime/test_runtime.py",
+        "runtime/test_solve.py",
+        "check/test_corpus.py",
+        "runtime/test_properties.py",
+        "check/test_units.py",
+    ):
         assert any(n.startswith(f"tests/{module}::") for n in quick), module
 
 

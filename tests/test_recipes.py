@@ -255,7 +255,7 @@ class Recipe:
                 edit(root)
 
 
-ARCHITECTURE, PAGE_SPEC = "tests/test_architecture.py", "tests/test_page_spec.py"
+ARCHITECTURE, PAGE_SPEC = "tests/test_architecture.py", "tests/pages/test_page_spec.py"
 RECIPES = [
     Recipe(
         "Adding a module",
@@ -320,7 +320,7 @@ RECIPES = [
         {"<id>": PRESET},
         left_out={
             "docs/models.md": (
-                "tests/test_model_table.py::test_the_docs_table_is_the_one_the_presets_generate",
+                "tests/pages/test_model_table.py::test_the_docs_table_is_the_one_the_presets_generate",
                 "presets table --write",
             )
         },
@@ -334,8 +334,13 @@ LEFT_OUT = [(test, path, naming) for r in RECIPES for path, (test, naming) in r.
 LEFT_OUT_IDS = [(i, path) for r, i in zip(RECIPES, IDS) for path in r.left_out]
 
 # The project's tests that hold the recipes' files to each other.
-HOLDING = ["tests/test_docs.py", "tests/test_architecture.py", "tests/test_page_spec.py", "tests/test_model_table.py"]
-UNRELATED = "tests/test_page_spec.py::test_a_plot_keeps_the_yaml_names_and_its_defaults"  # loads the whole bank
+HOLDING = [
+    "tests/test_docs.py",
+    "tests/test_architecture.py",
+    "tests/pages/test_page_spec.py",
+    "tests/pages/test_model_table.py",
+]
+UNRELATED = "tests/pages/test_page_spec.py::test_a_plot_keeps_the_yaml_names_and_its_defaults"  # loads the whole bank
 
 
 # ----------------------------------------------------------------------------- copies and runs
@@ -539,7 +544,7 @@ def toy_bank(folder: Path, output_format: str, extra: str = "") -> Path:
 # as {formats} and the link's names as {reserved}, so they pass unchanged, and an input named after
 # the new parameter is refused in the same words as the others.
 FIXTURES = [
-    "tests/test_page_spec.py::test_an_input_named_like_a_page_parameter_is_rejected",
+    "tests/pages/test_page_spec.py::test_an_input_named_like_a_page_parameter_is_rejected",
     "tests/test_errors.py::test_bad_entry_reports_exactly[input-name-reserved]",
     "tests/test_errors.py::test_bad_entry_reports_exactly[unknown-output-format]",
 ]

@@ -307,7 +307,7 @@ class Format(NamedTuple):
 
 # The output formats, the one list, and the only place a format's name decides anything: the
 # schema's pattern and description, the docs' table and the loader's hint are held to it
-# (tests/test_page_spec.py); ``format_number`` writes each; the solver's tolerance, a rescaled
+# (tests/pages/test_page_spec.py); ``format_number`` writes each; the solver's tolerance, a rescaled
 # result's figures and the unit menu's names read its columns.
 FORMATS = (
     Format(

@@ -3,7 +3,7 @@ headers and redirects of netlify.toml applied as Netlify applies them, so that `
 browser tests see the site as the production host serves it.
 
 Netlify's own engines (npm's ``@netlify/headers`` and ``@netlify/redirects``) are the reference:
-tests/test_host_netlify.py asks them, for every built path and every alias, what Netlify sends,
+tests/serve/test_host_netlify.py asks them, for every built path and every alias, what Netlify sends,
 and holds this server to it.  A rule this server cannot apply as Netlify would (a splat, a
 placeholder, a condition, a rewrite) is refused when netlify.toml is read, not skipped.
 """

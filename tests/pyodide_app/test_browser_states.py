@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.browsing import PYTHON_READY_MS, open_entry
-from tests.test_browser_charts import show_charts
+from tests.pyodide_app.test_browser_charts import show_charts
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 

@@ -489,7 +489,7 @@ def test_an_entry_reads_what_people_type_solves_cites_and_compares(fresh, server
 def test_the_embed_card_fills_its_slide_plain_and_filled_by_a_preset(fresh, server):
     """At 800 × 450 the card's headline is large and whole, nothing scrolls, no notice: as built
     (laid out by CSS alone) and filled by a preset's many inputs, measured as Chromium measures it."""
-    from tests.test_browser_embed import MEASURE, SETS, SETTLED, check_card
+    from tests.pyodide_app.test_browser_embed import MEASURE, SETS, SETTLED, check_card
 
     fresh.viewport(800, 450)
     try:

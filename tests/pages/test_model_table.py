@@ -39,7 +39,7 @@ def test_every_card_figure_rounds_to_the_count_or_says_why(model_presets, name, 
 
 def test_exact_counts_of_released_checkpoints(model_presets):
     """Counts that follow from the released configs, each summed tensor by tensor in
-    tests/test_model_architecture.py for its family."""
+    tests/runtime/test_model_architecture.py for its family."""
     exact = {
         "gpt-2-small": 124_439_808,
         "llama-2-7b": 6_738_415_616,

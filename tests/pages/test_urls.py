@@ -5,14 +5,13 @@ Regenerate it only on purpose: python -m site_builder urls > tests/data/urls.txt
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from site_builder.pages.urls import NETLIFY, aliases, netlify_with_aliases, url_map
 from site_builder.serve.host import host_rules
+from tests.support import TESTS
 
-PINNED = Path(__file__).parent / "data" / "urls.txt"
+PINNED = TESTS / "data" / "urls.txt"
 
 
 def test_the_url_map_is_the_pinned_one(bank):

@@ -7,7 +7,6 @@ import html
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,8 @@ from site_builder.errors import shown
 from site_builder.load.load import _PATTERN_HINTS, schema
 from site_builder.runtime import api, page
 from site_builder.runtime.numbers import FORMAT_PATTERN, FORMATS, NUMERIC, split_format
+from tests.support import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "entry-format.md"
 SPEC = re.compile(r'<script type="application/json" id="entry-spec">(.*?)</script>', re.S)
 
@@ -73,7 +72,7 @@ def test_formats_is_the_only_switch_on_a_formats_name():
     """Adding a format touches numbers.py (its row and its branch in format_number), the schema and
     the docs (docs/architecture.md's recipe): no other module may decide anything by a format's
     name, so none compares a name to a format kind or keeps a table keyed by one."""
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     names = "|".join(f.name for f in FORMATS)
     keys = "|".join(f.name for f in FORMATS if f.numeric)  # "text" is every reply's key, not a format's
     compared = re.compile(
@@ -273,7 +272,7 @@ def test_the_page_assigns_what_python_wrote():
 def test_the_links_grammar_reserves_what_the_runtime_reserves():
     """pyodide_app/link.js's table of parameters and runtime/page.py's RESERVED name the same keys,
     so no entry's input or output can take a name the link uses."""
-    source = (Path(__file__).parent.parent / "pyodide_app" / "link.js").read_text()
+    source = (ROOT / "pyodide_app" / "link.js").read_text()
     table = source.split("export const PARAMS = [", 1)[1].split("\n];", 1)[0]
     keys = set(re.findall(r'key: "([a-z]+)"', table)) | set(re.findall(r'preset\("([a-z]+)"\)', table))
     assert keys == set(page.RESERVED)

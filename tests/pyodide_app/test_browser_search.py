@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browsing import SEARCH_ANSWERED, open_search
-from tests.test_search import QUERIES
+from tests.pages.test_search import QUERIES
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 

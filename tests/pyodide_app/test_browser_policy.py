@@ -25,7 +25,7 @@ def test_pages_are_served_with_the_production_headers(server):
 
 # Directives that Chromium, Firefox and WebKit all implement: one that an engine does not know is
 # reported on every page (WebKit: "Unrecognized Content-Security-Policy directive 'manifest-src'").
-# tests/test_engines.py reads WebKit's console for the rest.
+# tests/pyodide_app/test_engines.py reads WebKit's console for the rest.
 KNOWN_TO_EVERY_ENGINE = {
     "default-src",
     "script-src",

@@ -8,7 +8,6 @@ import re
 import shutil
 from fractions import Fraction
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +17,7 @@ from site_builder.load.versions import fingerprint
 from site_builder.runtime.calculator import index_first, index_names
 from site_builder.runtime.numbers import format_number, grouped, index_row, index_span, read_exact, shown_input
 from site_builder.runtime.page import elasticity_text
+from tests.support import TESTS
 
 # ----------------------------------------------------------------------------- the grouping rule
 
@@ -172,7 +172,7 @@ def test_the_built_page_heads_the_vote_terms_by_j(site, vote):
     assert "Terms of the vote sum, j = (n+1)/2 ... n [j\u00a0=\u00a03]" in html
 
 
-INDEX_FIXTURE = Path(__file__).parent / "bad_entries" / "index-names-no-input"
+INDEX_FIXTURE = TESTS / "bad_entries" / "index-names-no-input"
 
 
 @pytest.mark.node  # the check typesets the fixture's TeX with KaTeX

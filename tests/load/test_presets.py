@@ -4,7 +4,6 @@ preset computing on every entry it fills."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,9 @@ from site_builder.errors import Problems, shown
 from site_builder.load import fill as F
 from site_builder.load import presets as P
 from site_builder.runtime.calculator import Calculator
-from tests.support import ENTRIES, ROOT, load_bank
+from tests.support import ENTRIES, ROOT, TESTS, load_bank
 
-BAD = Path(__file__).parent / "bad_presets"
+BAD = TESTS / "bad_presets"
 FIXTURES = sorted(p for p in BAD.iterdir() if p.is_dir())
 
 

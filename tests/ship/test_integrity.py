@@ -33,7 +33,7 @@ def test_every_page_passes_the_nu_html_validator(site):
 
 
 # Every page passes the validator above; axe runs on these pages and, with the recomputation, on
-# every shape of entry (tests/test_browser_a11y.py adds the states a page reaches by use).
+# every shape of entry (tests/pyodide_app/test_browser_a11y.py adds the states a page reaches by use).
 PAGES = ["/", "/chapters/", "/toolkit/", "/no-such-page/", "/synthesis/", "/about/", "/plans/train/", "/plans/serve/"]
 
 

@@ -27,8 +27,7 @@ from site_builder.errors import BuildFailed
 from site_builder.serve.host import SiteServer
 from site_builder.serve.incremental import Site
 from site_builder.serve.serve import LIVE, Events, LiveHandler
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support import ROOT
 
 
 def _tree(folder: Path) -> dict[str, bytes]:

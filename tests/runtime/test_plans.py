@@ -21,9 +21,9 @@ from site_builder.load.presets import load_presets
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.plan import PlanCalculator
 from site_builder.runtime.solve import solve
-from tests.support import ENTRIES, load_bank
+from tests.support import ENTRIES, TESTS, load_bank
 
-HERE = Path(__file__).parent / "bad_plans"
+HERE = TESTS / "bad_plans"
 FIXTURES = sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.startswith("_"))
 
 

@@ -13,9 +13,9 @@ from site_builder.errors import Problems
 from site_builder.load.load import load_all
 from site_builder.load.presets import load_presets
 from site_builder.load.versions import check_versions, fingerprint, load_versions
-from tests.support import ENTRIES
+from tests.support import ENTRIES, TESTS
 
-VERSIONED = Path(__file__).parent / "versioned_entries"
+VERSIONED = TESTS / "versioned_entries"
 
 
 def loaded(folder: Path):

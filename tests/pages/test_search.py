@@ -2,12 +2,11 @@
 
 Here against the built index, with the dialog's matching rule (every word of the query matches a
 word of the entry: exactly, as a prefix, or within the typos pyodide_app/search.js forgives);
-tests/test_browser_search.py asks the same queries through the real dialog in Chromium."""
+tests/pyodide_app/test_browser_search.py asks the same queries through the real dialog in Chromium."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -15,9 +14,9 @@ import yaml
 from site_builder.errors import Problems
 from site_builder.load.load import load_chapters
 from site_builder.pages import search
-from tests.support import ENTRIES
+from tests.support import ENTRIES, ROOT, TESTS
 
-QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "search-queries.yaml").read_text())
+QUERIES = yaml.safe_load((TESTS / "data" / "search-queries.yaml").read_text())
 FIELDS = ("title", "aliases", "symbols", "statement", "terms", "chapter", "section", "label")
 
 
@@ -100,7 +99,7 @@ def test_aliases_follow_the_title_in_each_file(bank):
 
 
 def test_the_typo_rule_here_is_the_dialogs():
-    source = (Path(__file__).resolve().parent.parent / "pyodide_app" / "search.js").read_text()
+    source = (ROOT / "pyodide_app" / "search.js").read_text()
     rule = re.search(r"export const fuzziness = \(term\) => \((.*)\);", source).group(1)
     assert rule == "term.length <= 3 ? 0 : term.length === 4 ? 1 : 2"
     assert [fuzziness("x" * n) for n in range(1, 9)] == [0, 0, 0, 1, 2, 2, 2, 2]

@@ -3,16 +3,15 @@ computed by each version's own formula on the same runtime."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.browsing import PAYLOADS, assert_nothing_injected, open_entry, open_hostile, serve_built
+from tests.support import TESTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 # One entry at version 2: version 1 counted 8 N D and had no passes input (tests/versioned_entries).
-VERSIONED = Path(__file__).parent / "versioned_entries"
+VERSIONED = TESTS / "versioned_entries"
 
 
 @pytest.fixture(scope="module")

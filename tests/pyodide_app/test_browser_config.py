@@ -4,15 +4,14 @@ changes nothing; the code loads only when first used."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.browsing import assert_nothing_injected, open_entry
+from tests.support import TESTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
-CONFIGS = Path(__file__).parent / "data" / "configs"
+CONFIGS = TESTS / "data" / "configs"
 NBSP = "\u00a0"
 
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import yaml
 
-from tests.support import load_bank
+from tests.support import TESTS, load_bank
 
-DATA = Path(__file__).parent / "data"
+DATA = TESTS / "data"
 ENTRIES, _ = load_bank()
 BANK = [e for e in ENTRIES if e.in_bank]
 WORKED = yaml.safe_load((DATA / "worked-numbers.yaml").read_text())["cases"]

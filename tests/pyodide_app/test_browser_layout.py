@@ -34,7 +34,7 @@ def test_every_entry_names_headline_outputs_that_exist():
     assert by_key["40"].headlines == ("speedup",)
 
 
-@pytest.mark.parametrize("url", SHAPE_URLS)  # every page's order and bar: tests/test_pages.py
+@pytest.mark.parametrize("url", SHAPE_URLS)  # every page's order and bar: tests/pages/test_pages.py
 def test_the_headline_is_in_a_phones_first_screen_and_stays_in_view(phone, server, url):
     phone.goto(server.url + url)
     entry = next(e for e in ENTRIES if e.url == url)

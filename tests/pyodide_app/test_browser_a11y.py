@@ -1,6 +1,6 @@
 """Accessibility in real Chromium: axe-core (npm, pinned in package.json) finds nothing serious or
 critical in the states a page reaches by use (every page as built is audited in
-tests/test_integrity.py), and the accessibility tree holds what a screen reader would say:
+tests/ship/test_integrity.py), and the accessibility tree holds what a screen reader would say:
 practice mode's covered results and formulas are not in it, and a recompute is one labelled
 summary in the results' one live region."""
 
@@ -15,7 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typese
 
 def test_axe_finds_nothing_serious_in_the_states_a_page_reaches_by_use(page, server):
     """Every page as built, and every shape of entry with its first results, is audited in
-    tests/test_integrity.py; here the states a reader reaches: practice mode covering a list's
+    tests/ship/test_integrity.py; here the states a reader reaches: practice mode covering a list's
     values (/14/), and revealed again; a chart drawn once scrolled into view (/1/)."""
     open_entry(page, server, "/14/")
     page.click("#practice-toggle")

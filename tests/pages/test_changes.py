@@ -14,9 +14,9 @@ from site_builder.load.load import load_all
 from site_builder.load.versions import load_versions
 from site_builder.pages.changes import ATOM, atom_feed, change_log
 from site_builder.pages.errata import errata
-from tests.support import ENTRIES
+from tests.support import ENTRIES, TESTS
 
-VERSIONED = Path(__file__).parent / "versioned_entries"
+VERSIONED = TESTS / "versioned_entries"
 A = f"{{{ATOM}}}"
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 

@@ -4,7 +4,6 @@ architecture, refused cleanly when bad or hostile; ``compute --config`` and ``pr
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -13,11 +12,11 @@ from site_builder.errors import Problems
 from site_builder.load import presets as P
 from site_builder.runtime import architecture as A
 from site_builder.runtime import hfconfig as H
-from tests.support import ENTRIES
+from tests.support import ENTRIES, TESTS
 
-CONFIGS = Path(__file__).parent / "data" / "configs"
+CONFIGS = TESTS / "data" / "configs"
 FILES = sorted(CONFIGS.glob("*.json"))
-BAD = Path(__file__).parent / "bad_configs"
+BAD = TESTS / "bad_configs"
 BAD_FILES = sorted(BAD.glob("*.json"))
 
 

@@ -16,9 +16,9 @@ from site_builder.load.presets import load_presets
 from site_builder.runtime import plan as runtime_plan
 from site_builder.runtime.calculator import ALLOWED_IMPORTS
 from site_builder.ship import stdlib
+from tests.runtime.test_plans import _bank
+from tests.runtime.test_pyodide import WAYS, _same_data
 from tests.support import ENTRIES, ROOT
-from tests.test_plans import _bank
-from tests.test_pyodide import WAYS, _same_data
 
 pytestmark = pytest.mark.node  # Pyodide runs in Node
 
