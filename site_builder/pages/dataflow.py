@@ -1,7 +1,11 @@
 """A plan's dataflow, drawn at build time as an accessible SVG: its inputs, each step (an entry)
 and its answers, every arrow labelled with the entry that prices what it carries.  The layout is
 ELK's (elkjs from npm, run in Node by ``elk.mjs``, as KaTeX is by math.py); this module only
-draws what ELK placed.  No request leaves the page: the SVG is inline."""
+draws what ELK placed.  No request leaves the page: the SVG is inline.
+
+Each step's box shows the first answer it prices, its value written by the build's run and, in the
+browser, by each run after it (the page's ``data-mirror`` of that answer): the diagram follows the
+reader's edits with the text the answers table shows."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from ..cache import Cache, key
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("elk.mjs")
 CHAR_PX, LINE_PX, PAD = 7.0, 16, 10  # the label box ELK makes room for: 12 px text
+VALUE_CHARS = 16  # room kept for a step's value as the reader's edits change it ("70,552,387,584 …")
 
 
 class LayoutMissing(RuntimeError):
@@ -27,19 +32,29 @@ def _box(lines: list[str]) -> dict:
     return {"width": max(len(t) for t in lines) * CHAR_PX + 2 * PAD, "height": len(lines) * LINE_PX + 2 * PAD}
 
 
-def graph(plan, steps: list[dict]) -> dict:
+def graph(plan, steps: list[dict], run: dict) -> dict:
     """The ELK graph of a plan: nodes ``inputs``, one per step, ``answers``; one edge per pair
-    that passes values, labelled with the entry that prices them."""
+    that passes values, labelled with the entry that prices them.  A step that prices an answer
+    shows the first one, with its value in ``run`` (the plan's run at its defaults)."""
     nodes = [{"id": "inputs", "lines": ["Your inputs"]}]
+    labels = {o.name: o.label for o in plan.outputs}
     for s in steps:
-        nodes.append(
-            {
-                "id": f"step-{s['id']}",
-                "lines": [f"Entry {s['entry']}", s["title"][:48]],
-                "href": s["url"],
-                "step": s["id"],
+        node = {
+            "id": f"step-{s['id']}",
+            "lines": [f"Entry {s['entry']}", s["title"][:48]],
+            "href": s["url"],
+            "step": s["id"],
+        }
+        answer = next((o.name for o in plan.answers if o.step == s["id"]), None)
+        if answer is not None:
+            node["value"] = {
+                "name": answer,
+                "label": f"{labels.get(answer) or answer}: ",
+                "text": run["outputs"][answer]["text"],
             }
-        )
+            shown = node["value"]["label"] + node["value"]["text"].ljust(VALUE_CHARS)
+            node["lines"].append(shown)
+        nodes.append(node)
     nodes.append({"id": "answers", "lines": ["Answers"]})
     edges, seen = [], set()
 
@@ -113,8 +128,9 @@ def svg(laid: dict, source: dict, title: str) -> str:
     nodes = {n["id"]: n for n in source["_nodes"]}
     labels = {e["id"]: e["labels"][0]["text"] for e in source["edges"]}
     width, height = laid["width"] + 2, laid["height"] + 2
+    named = lambda n: " ".join(n["lines"][:2])  # a value line is left out: the desc is not rewritten by edits
     flows = "; ".join(
-        f"{' '.join(nodes[e['sources'][0]]['lines'])} to {' '.join(nodes[e['targets'][0]]['lines'])} ({labels[e['id']]})"
+        f"{named(nodes[e['sources'][0]])} to {named(nodes[e['targets'][0]])} ({labels[e['id']]})"
         for e in source["edges"]
     )
     tid = f"dataflow-{source['id']}"
@@ -140,8 +156,8 @@ def svg(laid: dict, source: dict, title: str) -> str:
         n = nodes[child["id"]]
         x, y, w, h = child["x"], child["y"], child["width"], child["height"]
         texts = "".join(
-            f'<text x="{x + PAD:.1f}" y="{y + PAD + 12 + i * LINE_PX:.1f}">{escape(t)}</text>'
-            for i, t in enumerate(n["lines"])
+            f'<text x="{x + PAD:.1f}" y="{y + PAD + 12 + i * LINE_PX:.1f}">{_line(n, i)}</text>'
+            for i in range(len(n["lines"]))
         )
         box = f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4"/>{texts}'
         if n.get("href"):
@@ -155,9 +171,20 @@ def svg(laid: dict, source: dict, title: str) -> str:
     return "".join(out)
 
 
+def _line(node: dict, i: int) -> str:
+    """A box's line ``i`` as SVG text: its value line a label and the answer's mirrored value."""
+    value = node.get("value")
+    if value is None or i != len(node["lines"]) - 1:
+        return escape(node["lines"][i])
+    return (
+        f'<tspan class="value-label">{escape(value["label"])}</tspan>'
+        f'<tspan class="value" data-mirror="{escape(value["name"])}">{escape(value["text"])}</tspan>'
+    )
+
+
 def diagrams(plans: dict) -> dict[str, str]:
     """plan id -> its dataflow SVG, every plan laid out in one Node run."""
-    items = [(plan, graph(plan, calc.steps)) for plan, calc in plans.values()]
+    items = [(plan, graph(plan, calc.steps, calc.run({}))) for plan, calc in plans.values()]
     if not items:
         return {}
     laid = layout([g for _, g in items])

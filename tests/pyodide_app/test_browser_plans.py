@@ -29,6 +29,13 @@ def test_fill_from_a_model_edit_follow_a_link_to_its_entry_and_back(page, server
     page.fill("#in-b", "2")
     page.wait_for_function("() => location.search.includes('b=2')")
     memory = page.text_content("#out-memory_device")
+    # The dataflow's boxes show the answers their steps price, as the edits left them.
+    drawn = page.eval_on_selector_all(
+        "#dataflow tspan[data-mirror]", "(ts) => Object.fromEntries(ts.map((t) => [t.dataset.mirror, t.textContent]))"
+    )
+    assert {"params", "fits"} <= drawn.keys()
+    assert drawn == {name: page.text_content(f"#out-{name}") for name in drawn}
+    assert drawn["params"] != before
     # The memory answer is entry 20's output: its link opens entry 20 with the plan's values.
     link = page.locator("#output-memory_device a.priced-by")
     href = link.get_attribute("href")
