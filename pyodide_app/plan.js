@@ -75,10 +75,30 @@ function show(value) {
   }
   // the link's grammar is link.js's, as on an entry; Python chose the inputs it carries (the
   // changed ones), and the plan's version computed it
-  publish({ question: null, presets, inputs: value.query, units: {}, show: [], version: state.spec.version || null, embed: false });
+  const embed = document.documentElement.classList.contains("embed");
+  publish({ question: null, presets, inputs: value.query, units: {}, show: [], version: state.spec.version || null, embed });
   const share = document.getElementById("plan-share");
   if (share) share.href = shared();
+  if (embed) showCard(value.query, presets);
   state.root.dataset.planState = "computed";
+}
+
+// The embed card's line of what its link set (the presets by name, then each changed input with
+// its label, as typed), and its link to the full plan with the same inputs.
+function showCard(query, presets) {
+  const labels = state.spec.labels || {};
+  const fromPreset = {};   // name -> the value a chosen preset gave it: said once, by the preset's name
+  const named = Object.keys(presets).map((kind) => {
+    const preset = (state.spec.presets[kind] || []).find((p) => p.id === presets[kind].id);
+    for (const [name, [value]] of Object.entries(preset ? preset.values : {})) fromPreset[name] = String(value);
+    return preset ? preset.name : presets[kind].id;
+  });
+  const typed = Object.entries(query).filter(([name, value]) => fromPreset[name] !== String(value))
+    .map(([name, value]) => `${labels[name] || name} ${value}`);
+  const set = [...named, ...typed];
+  text(document.getElementById("plan-embed-set"), set.length ? set.join(" · ") : `${state.spec.title || "The plan"} at its defaults.`);
+  const link = document.getElementById("plan-embed-link");
+  if (link) link.href = shared();
 }
 
 async function recompute() {

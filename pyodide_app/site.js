@@ -136,8 +136,8 @@ function afterVisit() {
 if (root.classList.contains("embed")) {
   // The card in someone's slides: its links open the site in a tab of their own, as its title does.
   for (const link of document.querySelectorAll("a[href]:not([target]):not([href^='#'])")) {
-    link.target = "_blank";
-    link.rel = "noopener";
+    link.setAttribute("target", "_blank");   // an SVG link's target and rel are read-only properties
+    link.setAttribute("rel", "noopener");
   }
 } else if (script.dataset.drive) {
   afterPython().then(() => import(script.dataset.drive)).then(() => {

@@ -121,3 +121,43 @@ def test_a_plan_reads_its_link_with_the_entries_grammar(page, server):
     share = page.get_attribute("#plan-share", "href")
     assert share.startswith(server.url + "/plans/serve/?") and "B=4" in share and "p0" not in share
     assert page.problems == []
+
+
+CARD = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const outputs = [...document.querySelectorAll('.plan-headline output')];
+  const hidden = (sel) => getComputedStyle(document.querySelector(sel)).display === 'none';
+  return {
+    scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth,
+    values: outputs.map((o) => [o.dataset.mirror, o.textContent]),
+    cut: outputs.filter((o) => o.scrollWidth > o.clientWidth || box(o).bottom > innerHeight || box(o).right > innerWidth).length,
+    smallest: Math.min(...outputs.map((o) => parseFloat(getComputedStyle(o).fontSize))),
+    set: document.getElementById('plan-embed-set').textContent,
+    link: document.getElementById('plan-embed-link').href,
+    target: document.getElementById('plan-embed-link').target,
+    drawn: ['#calculator', '#dataflow', '#cite', 'header.site'].filter((sel) => !hidden(sel)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [(800, 450), (640, 360)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_plans_embed_card_fills_its_slide(browser, server, size):
+    """?embed=1 on a plan: its headline answers whole and large on a 16:9 slide, what the link set
+    said once (the model by name, then the typed inputs), and a link to the full plan."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_plan(page, server, "/plans/train/?embed=1&model=llama-3-8b&b=2")
+    card = page.evaluate(CARD)
+    assert not card["scrolls"] and card["cut"] == 0 and card["drawn"] == []
+    assert card["smallest"] >= 16
+    assert card["set"] == "Llama 3 8B · Micro-batch 2"
+    query = parse_qs(urlsplit(card["link"]).query)
+    assert "embed" not in query and query["model"] == ["llama-3-8b"] and query["b"] == ["2"]
+    assert card["target"] == "_blank"
+    full = context.new_page()
+    open_plan(full, server, urlsplit(card["link"]).path + "?" + urlsplit(card["link"]).query)
+    assert card["values"] == [[name, full.text_content(f"#out-{name}")] for name, _ in card["values"]]
+    assert errors == []
+    context.close()

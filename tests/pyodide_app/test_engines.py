@@ -584,3 +584,61 @@ def test_records_export_and_import_back_and_a_404_suggests_the_nearest_entry(fre
     assert "/35/" in found[:2] and len(found) <= 5, found
     assert fresh.evaluate(TEXT % "#asked-path") == "/kv-cache/"
     assert [p for p in fresh.problems() if "404" not in p] == []  # the page's own 404 is the point
+
+
+PLAN_ANSWERS = "Object.fromEntries([...document.querySelectorAll('output[id^=\"out-\"]')].map((o) => [o.id.slice(4), o.textContent]))"
+PLAN_COMPUTED = (
+    "document.querySelector('article.plan') && document.querySelector('article.plan').dataset.planState === 'computed'"
+)
+REPLIES = "Number(document.querySelector('article.plan').dataset.replies || 0)"
+
+
+def plan_expected(plan_id: str, raw: dict) -> dict:
+    from tests.runtime.test_plans import _bank
+
+    _, calc = _bank()[3][plan_id]
+    return {name: out["text"] for name, out in calc.run(raw)["outputs"].items()}
+
+
+def test_a_plan_computes_follows_an_edit_solves_and_opens_offline(fresh, site):
+    """A plan's page as in Chromium (tests/pyodide_app/test_browser_plans.py): its link's inputs,
+    every answer equal to CPython's, an edit followed by the answers, the link and the dataflow's
+    values, a question asked backwards; after a first visit, the other plan with the server gone."""
+    with own_server(site) as first:
+        fresh.goto(first.url + "/plans/serve/?B=4&k=4")
+        fresh.wait_for(PLAN_COMPUTED, READY_S)
+        assert fresh.evaluate(PLAN_ANSWERS) == plan_expected("serve-plan", {"B": "4", "k": "4"})
+        sent = fresh.evaluate(REPLIES)
+        fresh.fill("#in-B", "8")
+        fresh.wait_for(f"{REPLIES} > {sent} && new URLSearchParams(location.search).get('B') === '8'", READY_S)
+        assert fresh.evaluate(PLAN_ANSWERS) == plan_expected("serve-plan", {"B": "8", "k": "4"})
+        drawn = fresh.evaluate(
+            "Object.fromEntries([...document.querySelectorAll('#dataflow tspan[data-mirror]')]"
+            ".map((t) => [t.dataset.mirror, t.textContent]))"
+        )
+        assert drawn and drawn == {
+            name: fresh.evaluate(f"document.getElementById('out-{name}').textContent") for name in drawn
+        }
+        fresh.wait_for("document.getElementById('offline-status').dataset.state === 'ready'", READY_S)
+
+        fresh.goto(first.url + "/plans/train/")
+        fresh.wait_for(PLAN_COMPUTED, READY_S)
+        fresh.click("#plan-solve summary")
+        fresh.evaluate(
+            "(() => { const set = (id, v) => { const e = document.getElementById(id); e.value = v;"
+            " e.dispatchEvent(new Event('change', {bubbles: true})); };"
+            " set('solve-output', 'memory_device'); set('solve-sense', '<='); set('solve-input', 'b'); return true; })()"
+        )
+        fresh.fill("#solve-target", "80GB")
+        fresh.click("#plan-solve-form button[type=submit]")
+        fresh.wait_for("document.querySelector('article.plan').dataset.solved === 'b'", READY_S)
+        assert "at most 80" in fresh.evaluate("document.getElementById('solve-answer').textContent").replace(
+            "\u00a0", " "
+        )
+        assert fresh.evaluate("document.getElementById('in-b').value") == "3"
+        assert fresh.problems() == []
+        url = first.url
+    # The server is stopped: the serving plan, unopened with these inputs, comes from the service worker.
+    fresh.goto(url + "/plans/serve/?B=2")
+    fresh.wait_for(PLAN_COMPUTED, READY_S)
+    assert fresh.evaluate(PLAN_ANSWERS) == plan_expected("serve-plan", {"B": "2"})
