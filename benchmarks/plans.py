@@ -255,8 +255,8 @@ def section(found: dict) -> str:
             "(`performance.now()`) from the event to the page's own signal that the answers are on screen: for an edit, "
             "this edit's reply shown (`data-replies` on the plan); for a question, its answer, the freed input and every "
             "answer computed again at it (`data-solves`). Each edit gives the input a new value; each question a new target. "
-            "A plan page computes an input event once typing pauses (it waits 120 ms after the last keystroke), "
-            "so that figure holds the wait; a change event (a menu's choice, a field left after typing) is computed at once.",
+            "A plan page computes every event at once, an input event (typing) and a change event (a menu's choice, "
+            "a field left after typing) alike; only the address bar waits for typing to pause.",
             "",
             "| page | timed | p50 | p95 | max | n |",
             "|---|---|---|---|---|---|",

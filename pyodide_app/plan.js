@@ -57,7 +57,14 @@ function showErrors(errors) {
   if (errors.inputs) notice(errors.inputs);
 }
 
-function show(value) {
+// The address bar, the share link and the card's link are written at once after a run that was
+// not asked by typing (the first, a menu, a preset, a solve); after typing, once the reader pauses,
+// so that the browser's history is not written at every keystroke (as on an entry page).  The
+// answers themselves are shown at once.  data-link: "pending" until the newest run's link is written.
+const TYPING_PAUSE_MS = 300;
+let linkTimer = null;
+
+function show(value, byTyping = false) {
   for (const [name, out] of Object.entries(value.outputs)) {
     const el = document.getElementById(`out-${name}`);
     text(el, out.flag || out.text);
@@ -73,14 +80,22 @@ function show(value) {
     const menu = document.getElementById(`preset-${kind}`);
     if (menu && menu.value && state.filled[kind]) presets[kind] = { id: menu.value };
   }
+  const mine = state;
+  clearTimeout(linkTimer);
+  mine.root.dataset.link = "pending";
+  linkTimer = setTimeout(() => { if (mine === state) writeLink(value.query, presets); }, byTyping ? TYPING_PAUSE_MS : 0);
+  state.root.dataset.planState = "computed";
+}
+
+function writeLink(query, presets) {
   // the link's grammar is link.js's, as on an entry; Python chose the inputs it carries (the
   // changed ones), and the plan's version computed it
   const embed = document.documentElement.classList.contains("embed");
-  publish({ question: null, presets, inputs: value.query, units: {}, show: [], version: state.spec.version || null, embed });
+  publish({ question: null, presets, inputs: query, units: {}, show: [], version: state.spec.version || null, embed });
   const share = document.getElementById("plan-share");
   if (share) share.href = shared();
-  if (embed) showCard(value.query, presets);
-  state.root.dataset.planState = "computed";
+  if (embed) showCard(query, presets);
+  state.root.dataset.link = "written";
 }
 
 // The embed card's line of what its link set (the presets by name, then each changed input with
@@ -101,7 +116,7 @@ function showCard(query, presets) {
   if (link) link.href = shared();
 }
 
-async function recompute() {
+async function recompute(byTyping = false) {
   const mine = state;
   const sent = ++mine.sent;
   const status = document.getElementById("py-status");
@@ -118,7 +133,7 @@ async function recompute() {
       return;
     }
     showErrors({});
-    show(reply.value);
+    show(reply.value, byTyping);
     mine.root.dataset.replies = String(sent);
     announce();   // one summary for a screen reader, once the reader pauses
     status.dataset.state = "ready";
@@ -233,8 +248,9 @@ function initPlan() {
   };
   setupAnnounce();
   const form = document.getElementById("plan-inputs");
-  let timer = null;
-  form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(recompute, 120); });
+  // Typing computes at once (a run takes milliseconds; a newer reply supersedes an older one); a
+  // menu is computed by its change event.
+  form.addEventListener("input", (event) => { if (event.target.tagName !== "SELECT") recompute(true); });
   form.addEventListener("change", (event) => {
     if (event.target.dataset && event.target.dataset.kind) {
       if (event.target.value) applyPreset(event.target.dataset.kind, event.target.value);
