@@ -198,7 +198,8 @@ function readOnlyInputs() {
   }
 }
 
-export function setupCard({ spec, shown, link }) {
+// ``content`` (an entry's by default) says what the card shows; ``name`` the files' name before "-card-".
+export function setupCard({ spec, shown, link, content = () => cardContent(spec, shown(), link()), name = `entry-${spec.id}` }) {
   readOnlyInputs();
   const box = document.getElementById("card-actions");
   if (!box) return;
@@ -208,19 +209,19 @@ export function setupCard({ spec, shown, link }) {
     const button = event.target.closest("button[data-card]");
     if (!button || !ns) return;
     const theme = button.dataset.theme;
-    const content = cardContent(spec, shown(), link());
-    const svg = cardSvg(content, theme, ns);
-    const base = `entry-${spec.id}-card-${theme}`;
+    const drawn = content();
+    const svg = cardSvg(drawn, theme, ns);
+    const base = `${name}-card-${theme}`;
     if (button.dataset.card === "svg") return hand(new Blob([svg], { type: "image/svg+xml" }), `${base}.svg`);
     try {
       const png = await svgToPng(svg);
       hand(await pngWithText(png, {
-        Title: content.title,
-        Source: content.link,
+        Title: drawn.title,
+        Source: drawn.link,
         Comment: [
-          ...content.results.map((r) => `${r.label} = ${r.value}`),
-          ...(content.comparison ? content.comparison.rows.map((row) => row.join(" · ")) : []),
-          ...content.inputs.map((i) => `${i.label} = ${i.value}`),
+          ...drawn.results.map((r) => `${r.label} = ${r.value}`),
+          ...(drawn.comparison ? drawn.comparison.rows.map((row) => row.join(" · ")) : []),
+          ...drawn.inputs.map((i) => `${i.label} = ${i.value}`),
         ].join("\n"),
       }), `${base}.png`);
     } catch (err) {

@@ -91,29 +91,89 @@ function writeLink(query, presets) {
   // the link's grammar is link.js's, as on an entry; Python chose the inputs it carries (the
   // changed ones), and the plan's version computed it
   const embed = document.documentElement.classList.contains("embed");
-  publish({ question: null, presets, inputs: query, units: {}, show: [], version: state.spec.version || null, embed });
+  publish({ question: null, presets, inputs: linkInputs(query, presets), units: {}, show: [], version: state.spec.version || null, embed });
   const share = document.getElementById("plan-share");
   if (share) share.href = shared();
   if (embed) showCard(query, presets);
+  state.written = { query, presets };
   state.root.dataset.link = "written";
 }
 
-// The embed card's line of what its link set (the presets by name, then each changed input with
-// its label, as typed), and its link to the full plan with the same inputs.
-function showCard(query, presets) {
+// What the link set, to say on a card: each chosen preset by its name, then each changed input with
+// its label, as typed; an input a preset filled is said by the preset's name alone.
+function chosen(kind, presets) {
+  return (state.spec.presets[kind] || []).find((p) => p.id === presets[kind].id);
+}
+
+// name -> the value the chosen presets give it, as the link would carry it.
+function presetValues(presets) {
+  const values = {};
+  for (const kind of Object.keys(presets)) {
+    for (const [name, [value]] of Object.entries((chosen(kind, presets) || {}).values || {})) values[name] = String(value);
+  }
+  return values;
+}
+
+// The link's inputs: those Python says changed from the plan's defaults, less those a chosen preset
+// sets to the same value (its name in the link sets them again), as an entry's link does.
+function linkInputs(query, presets) {
+  const fromPreset = presetValues(presets);
+  return Object.fromEntries(Object.entries(query).filter(([name, value]) => fromPreset[name] !== String(value)));
+}
+
+function linkSet(query, presets) {
   const labels = state.spec.labels || {};
-  const fromPreset = {};   // name -> the value a chosen preset gave it: said once, by the preset's name
   const named = Object.keys(presets).map((kind) => {
-    const preset = (state.spec.presets[kind] || []).find((p) => p.id === presets[kind].id);
-    for (const [name, [value]] of Object.entries(preset ? preset.values : {})) fromPreset[name] = String(value);
-    return preset ? preset.name : presets[kind].id;
+    const preset = chosen(kind, presets);
+    const kindLabel = (state.spec.kinds || {})[kind] || kind;   // "model", "accelerator"
+    return { label: kindLabel[0].toUpperCase() + kindLabel.slice(1), value: preset ? preset.name : presets[kind].id };
   });
-  const typed = Object.entries(query).filter(([name, value]) => fromPreset[name] !== String(value))
-    .map(([name, value]) => `${labels[name] || name} ${value}`);
-  const set = [...named, ...typed];
+  const typed = Object.entries(linkInputs(query, presets)).map(([name, value]) => ({ label: labels[name] || name, value: String(value) }));
+  return [...named, ...typed];
+}
+
+// The embed card's line of what its link set, and its link to the full plan with the same inputs.
+function showCard(query, presets) {
+  const set = linkSet(query, presets).map((item, n) => (n < Object.keys(presets).length ? item.value : `${item.label} ${item.value}`));
   text(document.getElementById("plan-embed-set"), set.length ? set.join(" · ") : `${state.spec.title || "The plan"} at its defaults.`);
   const link = document.getElementById("plan-embed-link");
   if (link) link.href = shared();
+}
+
+// The card as an image (card.js draws it, loaded on the first click): the headline answers, what
+// the link set, the link.
+function cardContent() {
+  const shownText = (el) => (el ? el.textContent.replace(/\s+/g, " ").trim() : "");
+  const written = state.written || { query: {}, presets: {} };
+  const results = (state.spec.headline || []).map((name) => ({
+    label: shownText(document.querySelector(`#output-${name} dt .label`)) || name,
+    value: shownText(document.getElementById(`out-${name}`)),
+  }));
+  // A yes or no ("Fits on each device") is said beside the kicker; the figures take the card's size.
+  const yesNo = results.filter((r) => r.value === "yes" || r.value === "no");
+  return {
+    kicker: ["Plan · Derivation Bank", ...yesNo.map((r) => `${r.label}: ${r.value}`)].join(" · "),
+    title: state.spec.title || shownText(document.querySelector("article.plan h1")),
+    results: results.filter((r) => !yesNo.includes(r)),
+    inputs: linkSet(written.query, written.presets),
+    link: shared(),
+    comparison: null,
+  };
+}
+
+function setupCardImage() {
+  const box = document.getElementById("card-actions");
+  if (!box) return;
+  box.hidden = false;
+  let loaded = null;
+  box.addEventListener("click", async (event) => {
+    if (loaded || !event.target.closest("button[data-card]")) return;
+    event.stopImmediatePropagation();
+    // card.js's own handler, set up once, answers this click and every later one.
+    loaded = import("./card.js").then(({ setupCard }) => setupCard({ spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
+    await loaded;
+    event.target.closest("button[data-card]").click();
+  }, { capture: true });
 }
 
 async function recompute(byTyping = false) {
@@ -263,6 +323,7 @@ function initPlan() {
   document.getElementById("plan-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(shared()); } catch { /* the link is in the address bar */ }
   });
+  setupCardImage();
   applyLink();
   recompute();   // the link's inputs, or the defaults once Python is ready (the HTML holds the build's)
 }

@@ -46,6 +46,7 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
         spec["labels"] = {i.name: i.label for i in plan.inputs} | {o.name: o.label for o in plan.outputs}
         spec["reserved"] = [r for r in RESERVED if r not in ("model", "hardware")] + ["model", "hardware"]
         spec["version"] = version
+        spec["headline"] = list(plan.headline)  # what the card image shows
         spec["noun"] = "plan"  # how link.js's notices name the page
         spec["kinds"] = {kind: KIND_LABELS[kind] for kind in spec["presets"]}
         steps = {s["id"]: s for s in calc.steps}

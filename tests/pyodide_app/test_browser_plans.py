@@ -3,6 +3,7 @@ opens with the plan's values) and come back; hostile links stay inert."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -161,3 +162,27 @@ def test_a_plans_embed_card_fills_its_slide(browser, server, size):
     assert card["values"] == [[name, full.text_content(f"#out-{name}")] for name, _ in card["values"]]
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_plans_card_image_carries_its_answers_what_the_link_set_and_the_link(page, server, theme):
+    open_plan(page, server, "/plans/train/?model=llama-3-8b")
+    page.fill("#in-b", "2")
+    page.wait_for_function(
+        "() => document.querySelector('article.plan').dataset.link === 'written' && location.search.includes('b=2')"
+    )
+    answers = {name: page.text_content(f"#out-{name}") for name in ("memory_device", "train_days", "cost")}
+    with page.expect_download() as svg_download:
+        page.click(f"#card-actions button[data-card='svg'][data-theme='{theme}']")
+    assert svg_download.value.suggested_filename == f"plan-train-plan-card-{theme}.svg"
+    svg = open(svg_download.value.path(), encoding="utf-8").read()
+    assert svg.startswith("<svg") and "<script" not in svg
+    assert "Model = Llama 3 8B" in svg and "Micro-batch = 2" in svg and "Layers =" not in svg
+    assert all(value.replace("\u00a0", " ") in svg.replace("\u00a0", " ") for value in answers.values())
+    assert re.search(r"/plans/train/\?[^<]*model=llama-3-8b[^<]*b=2", svg) and "embed" not in svg
+    assert ("#15191e" in svg) == (theme == "dark")
+    with page.expect_download() as png_download:
+        page.click(f"#card-actions button[data-card='png'][data-theme='{theme}']")
+    assert png_download.value.suggested_filename == f"plan-train-plan-card-{theme}.png"
+    assert open(png_download.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    assert page.problems == []
