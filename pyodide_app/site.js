@@ -134,6 +134,7 @@ function afterVisit() {
   heading.focus({ preventScroll: true });
 }
 if (root.classList.contains("embed")) {
+  root.dataset.drive = "off";   // the page's signal: a card never loads Turbo
   // The card in someone's slides: its links open the site in a tab of their own, as its title does.
   for (const link of document.querySelectorAll("a[href]:not([target]):not([href^='#'])")) {
     link.setAttribute("target", "_blank");   // an SVG link's target and rel are read-only properties

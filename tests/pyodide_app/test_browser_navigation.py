@@ -203,7 +203,7 @@ def test_a_formula_left_running_is_stopped_and_the_next_page_gets_a_fresh_worker
     open_entry(page, slow_server, "/1/")
     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
     page.fill("#in-n", "1e15")  # never finishes
-    page.wait_for_timeout(200)
+    page.wait_for_function("() => Number(document.documentElement.dataset.asking) > 0")  # its run is asked
     page.evaluate("Turbo.visit('/1/?n=10')")  # what a link does: the next page's formula waits behind it
     page.wait_for_function(
         "() => new URLSearchParams(location.search).get('n') === '10' && document.documentElement.dataset.python === 'ready'",
@@ -295,8 +295,8 @@ def test_every_boot_way_serves_the_pages_after_it(browser, site, tmp_path, missi
 
 def test_an_embedded_card_neither_loads_turbo_nor_navigates_in_its_frame(page, server):
     open_entry(page, server, "/35/?embed=1")
-    page.wait_for_timeout(300)
-    assert page.evaluate("document.documentElement.dataset.drive") is None
+    page.wait_for_function("() => document.documentElement.dataset.drive")  # site.js has decided
+    assert page.evaluate("document.documentElement.dataset.drive") == "off"
     assert page.evaluate("window.Turbo") is None
     # every link leaves the frame for a tab of its own (a chart's CSV download navigates nowhere)
     targets = page.evaluate(

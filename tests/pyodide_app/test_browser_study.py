@@ -13,11 +13,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typese
 
 def test_a_chart_redraws_after_an_input_change(page, server):
     open_entry(page, server, "/19/")
-    page.wait_for_selector("#plot-0 canvas")
+    page.wait_for_function("() => Number(document.documentElement.dataset.charts || 0) >= 1")  # Python's first draw
+    drawn = page.evaluate("Number(document.documentElement.dataset.charts)")
     before = page.locator("#plot-0 canvas").screenshot()
     page.fill("#in-P", "32")
-    page.wait_for_function("() => Number(document.documentElement.dataset.charts || 0) >= 1")
-    page.wait_for_timeout(200)
+    page.wait_for_function("(n) => Number(document.documentElement.dataset.charts) > n", arg=drawn)  # this edit's draw
     assert page.locator("#plot-0 canvas").screenshot() != before
     assert page.text_content("#plot-0-alt").startswith("Chart of")
     assert page.problems == []
