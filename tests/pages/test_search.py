@@ -51,8 +51,13 @@ def matches(query: str, doc: dict) -> bool:
 
 @pytest.fixture(scope="module")
 def documents(bank):
+    """The search index's documents by id: every entry's, and every plan's (its id, train-plan)."""
+    from tests.runtime.test_plans import _bank
+
     entries, _ = bank
-    return {d["id"]: d for d in search.index_documents(entries, load_chapters(ENTRIES, Problems()))}
+    plans = [plan for plan, _ in _bank()[3].values()]
+    docs = search.index_documents(entries, load_chapters(ENTRIES, Problems())) + search.plan_documents(plans)
+    return {d["id"]: d for d in docs}
 
 
 def test_the_query_list_names_real_entries(documents):

@@ -11,7 +11,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typese
 
 
 def url(key) -> str:
-    return f"/{key}/" if isinstance(key, int) else f"/toolkit/{key}/"
+    if isinstance(key, int):
+        return f"/{key}/"
+    return f"/plans/{key.removesuffix('-plan')}/" if key.endswith("-plan") else f"/toolkit/{key}/"
 
 
 def test_the_dialog_finds_what_readers_type(page, server):
