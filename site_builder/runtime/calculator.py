@@ -89,6 +89,8 @@ def compile_formula(source: str, label: str = "formula"):
 
 def _plain(value):
     """A formula's result as JSON-able data: Fractions and ints kept exact where they are whole."""
+    if type(value) is float:  # the most common result: nothing to convert
+        return value
     if isinstance(value, bool) or isinstance(value, str):
         return value
     if isinstance(value, (list, tuple)):
@@ -124,7 +126,16 @@ class Calculator:
         unknown = sorted(set(raw) - set(self.defaults))
         if unknown:
             raise DomainError(unknown[0], f"is not an input of entry {self.id}; inputs: {', '.join(self.defaults)}")
-        return {d.name: d.read(raw.get(d.name, self.defaults[d.name])) for d in self.domains}
+        return {d.name: d.read(raw[d.name]) if d.name in raw else self._default(d) for d in self.domains}
+
+    def _default(self, domain):
+        """An input's default as read, read once (a plan's solve runs an entry hundreds of times with
+        most of its inputs at their defaults); a list is handed out as a copy."""
+        cache = self.__dict__.setdefault("_read_defaults", {})
+        if domain.name not in cache:
+            cache[domain.name] = domain.read(self.defaults[domain.name])
+        value = cache[domain.name]
+        return list(value) if isinstance(value, list) else value
 
     def errors(self, raw: dict) -> dict:
         """Every bad input at once: {name: message}."""

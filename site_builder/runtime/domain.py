@@ -151,7 +151,21 @@ class Domain:
             if self.total is not None and abs(math.fsum(out) - self.total) > SUM_TOLERANCE:
                 raise DomainError(self.name, f"sums to {math.fsum(out):.12g}; expected {self.describe()}")
             return out
+        if (type(raw) is float and math.isfinite(raw)) or (type(raw) is int and abs(raw) <= LARGEST_WHOLE):
+            return self._number(raw, self.kind == "integer")
         return self._scalar(_exact(raw), raw, self.kind == "integer")
+
+    def _number(self, raw: int | float, integer: bool):
+        """``_scalar`` for a number already a Python number (a plan passing a step's output on): the
+        same checks and the same value, without the exact fraction that reading text needs."""
+        if integer and type(raw) is float and not raw.is_integer():
+            raise DomainError(self.name, f"{_quote(raw)} is not whole; expected {self.describe()}")
+        if integer and abs(raw) > LARGEST_WHOLE:
+            raise DomainError(self.name, f"{_quote(raw)} is too large: whole numbers here go up to 10¹⁸")
+        number = int(raw) if integer else float(raw)
+        if number not in self.interval:
+            raise DomainError(self.name, f"{_quote(raw)} is out of range; expected {self.describe()}")
+        return number
 
     def _scalar(self, value: Fraction, raw, integer: bool):
         if integer and value.denominator != 1:
