@@ -1,9 +1,11 @@
-"""Published figures as cases: cited, filled from presets through each entry's fill mapping."""
+"""Published figures as cases: cited, filled from presets through each entry's fill mapping; the plans' published cases quote their sources too."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
+from site_builder.check.plan_check import load_plans
 from site_builder.errors import Problems
 from site_builder.load import fill as F
 from site_builder.load import presets as P
@@ -47,3 +49,30 @@ def test_every_named_preset_exists_and_fills_its_entry():
             for name, _text in F.filled(entry, preset).items():
                 if name not in case.inputs:
                     raise AssertionError(f"{case.id}: {name} from {pid} did not reach the inputs")
+
+
+@cache
+def _plans():
+    problems = Problems()
+    plans = load_plans(Path(ENTRIES), *load_bank(), PRESETS, problems)
+    assert not problems, problems.report()
+    return {pid: plan for pid, (plan, _calc) in plans.items()}
+
+
+def test_both_plans_are_checked_against_published_statements():
+    plans = _plans()
+    for pid in ("train-plan", "serve-plan"):
+        assert any(c.origin == "published" for c in plans[pid].cases), pid
+
+
+def test_every_published_plan_case_quotes_its_source_and_explains_itself():
+    for pid, plan in _plans().items():
+        for case in plan.cases:
+            if case.origin != "published":
+                continue
+            cite = case.citation or {}
+            assert cite.get("title") and cite.get("where"), (pid, case.id)
+            assert cite.get("url", "").startswith("https://"), (pid, case.id)
+            assert case.quote.strip() and case.note.strip(), (pid, case.id)
+            for kind, preset_id in (case.preset or {}).items():
+                assert preset_id in PRESETS[kind], (pid, case.id, kind, preset_id)
