@@ -1,7 +1,8 @@
 """The embed card fills its slide: at 800 × 450 and 640 × 360 the headline is large, the content covers
 the frame, the headline alone is shown, every input is shown whole or counted in the card's "+N more
-inputs", nothing scrolls and no notice lands on it.  Every entry's card as the build wrote it (one
-page, Python held back), and cards a preset filled, a comparison fills or a question answers, computed."""
+inputs", nothing scrolls and no notice lands on it.  The card of every entry shape (tests/shapes.py)
+and of the entries whose cards are fullest, as the build wrote it (one page, Python held back), and
+cards a preset filled, a comparison fills or a question answers, computed."""
 
 from __future__ import annotations
 
@@ -11,10 +12,20 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from site_builder.runtime.numbers import shown_text
+from tests.shapes import ENTRIES, SHAPES
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 SIZES = [(800, 450), (640, 360)]
+# Where a card runs out of room first: the longest headline (its label and the build's value), the
+# most headlines, the longest input labels; beside one entry of every shape.
+FULLEST = {
+    "the longest headline": lambda e: max(len(o.label or o.name) for o in e.outputs if o.name in e.headlines),
+    "the most headlines": lambda e: len(e.headlines),
+    "the longest input labels": lambda e: sum(len(i.label or i.name) for i in e.inputs),
+}
+_BY_KEY = {e.key: e for e in [*SHAPES, *(max(ENTRIES, key=size) for size in FULLEST.values())]}
+CARDS = list(_BY_KEY.values())
 
 MEASURE = """(name) => {
   const frame = { w: innerWidth, h: innerHeight };
@@ -115,12 +126,13 @@ def still_card(browser):
     yield from _card_page(browser, python=False)
 
 
-def test_every_card_fills_its_slide(still_card, server, bank):
-    """Every entry's card, as the build wrote it (the defaults' results), loaded once and measured
-    in every frame size: the card is laid out by CSS and fitted by embed.js before Python runs."""
+def test_every_shape_of_card_fills_its_slide(still_card, server):
+    """The cards of every shape and the fullest (CARDS), as the build wrote them (the defaults'
+    results), each loaded once and measured in every frame size: the card is laid out by CSS and
+    fitted by embed.js before Python runs."""
     card = still_card
-    entries, _ = bank
-    for entry in entries:
+    assert len(CARDS) < len(ENTRIES)  # a sample, not every entry: tests/pages/test_pages.py reads every page
+    for entry in CARDS:
         for n, (w, h) in enumerate(SIZES):
             fitted = card.evaluate("() => Number(document.documentElement.dataset.embedFit || 0)") if n else 0
             card.set_viewport_size({"width": w, "height": h})
