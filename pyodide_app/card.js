@@ -185,46 +185,28 @@ function hand(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-// On a slide (?embed=1) the inputs are values to read, not fields: out of the tab order, not pointed at,
-// and as wide as what they hold.  (The link's values stay in the form, so the page computes as ever.)
-function readOnlyInputs() {
-  if (!document.documentElement.classList.contains("embed")) return;
-  const form = document.getElementById("inputs");
-  if (!form) return;
-  for (const control of form.querySelectorAll("input, select")) {
-    control.tabIndex = -1;
-    control.setAttribute("aria-readonly", "true");
-    if (control.tagName === "INPUT") control.size = Math.max(2, Math.min(40, control.value.length + 1));
-  }
-}
-
-export function setupCard({ spec, shown, link }) {
-  readOnlyInputs();
-  const box = document.getElementById("card-actions");
-  if (!box) return;
-  box.hidden = false;
+// A card button pressed (page.js shows the buttons and loads this code on the first press):
+// the card drawn now, as the page shows it, and handed over as a file.
+export async function handCard(button, { spec, shown, link }) {
   const ns = (document.querySelector("#qr svg") || document.querySelector("svg") || {}).namespaceURI;
-  box.addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-card]");
-    if (!button || !ns) return;
-    const theme = button.dataset.theme;
-    const content = cardContent(spec, shown(), link());
-    const svg = cardSvg(content, theme, ns);
-    const base = `entry-${spec.id}-card-${theme}`;
-    if (button.dataset.card === "svg") return hand(new Blob([svg], { type: "image/svg+xml" }), `${base}.svg`);
-    try {
-      const png = await svgToPng(svg);
-      hand(await pngWithText(png, {
-        Title: content.title,
-        Source: content.link,
-        Comment: [
-          ...content.results.map((r) => `${r.label} = ${r.value}`),
-          ...(content.comparison ? content.comparison.rows.map((row) => row.join(" · ")) : []),
-          ...content.inputs.map((i) => `${i.label} = ${i.value}`),
-        ].join("\n"),
-      }), `${base}.png`);
-    } catch (err) {
-      document.getElementById("card-feedback").textContent = `The PNG could not be drawn here (${err.message}); the SVG works.`;
-    }
-  });
+  if (!ns) return;
+  const theme = button.dataset.theme;
+  const content = cardContent(spec, shown(), link());
+  const svg = cardSvg(content, theme, ns);
+  const base = `entry-${spec.id}-card-${theme}`;
+  if (button.dataset.card === "svg") return hand(new Blob([svg], { type: "image/svg+xml" }), `${base}.svg`);
+  try {
+    const png = await svgToPng(svg);
+    hand(await pngWithText(png, {
+      Title: content.title,
+      Source: content.link,
+      Comment: [
+        ...content.results.map((r) => `${r.label} = ${r.value}`),
+        ...(content.comparison ? content.comparison.rows.map((row) => row.join(" · ")) : []),
+        ...content.inputs.map((i) => `${i.label} = ${i.value}`),
+      ].join("\n"),
+    }), `${base}.png`);
+  } catch (err) {
+    document.getElementById("card-feedback").textContent = `The PNG could not be drawn here (${err.message}); the SVG works.`;
+  }
 }
