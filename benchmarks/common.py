@@ -14,6 +14,7 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from site_builder.serve.host import COMPRESSIBLE, _gzipped
 from tests.support import CHROMIUM_ARGS as CHROMIUM_ARGS  # the tests' flags, for the benchmarks too
@@ -86,6 +87,51 @@ def shared_assets(site: Path) -> list[Path]:
     css = [*(site / "static").glob("*.css"), *(site / "katex").rglob("*.css"), *(site / "vendor").rglob("*.css")]
     js = [p for p in (site / "static").glob("*.js") if p.name != "alias.js"]  # alias.js: old URLs' redirect pages
     return css + js
+
+
+def _site_file(site: Path, url: str) -> Path | None:
+    """The built file a same-site URL is served from, or None."""
+    path = urlsplit(url).path
+    file = site / path.lstrip("/")
+    if path.endswith("/"):
+        file = file / "index.html"
+    return file if file.is_file() else None
+
+
+def weight(browser, base: str, site: Path, path: str, opened=None) -> dict:
+    """Compressed bytes of a page's HTML, CSS and our JavaScript, as the page fetched them before the
+    reader acts: from navigation until ``opened(page, url)`` returns (by default: Python ready and
+    the page's first results on screen) and the network is idle, service workers blocked, its
+    workers' requests included; no Pyodide, no vendored JavaScript, no fonts.  Beside it the whole:
+    the page's HTML with every CSS file and all of our JavaScript (``shared_assets``), what the page
+    would weigh if it loaded everything a reader may ask for."""
+    context = browser.new_context(service_workers="block")
+    urls: list[str] = []
+    context.on("request", lambda request: urls.append(request.url))
+    page = context.new_page()
+    try:
+        (opened or entry_ready)(page, base + path)
+        page.wait_for_load_state("networkidle")
+    finally:
+        context.close()
+    files = {f for f in (_site_file(site, u) for u in urls if u.startswith(base)) if f}
+    static = site / "static"
+    html = compressed(_site_file(site, base + path))
+    css = [f for f in files if f.suffix == ".css"]
+    ours = [f for f in files if f.suffix == ".js" and f.parent == static]  # no Pyodide, no vendored JS
+    loaded = {"html": html, "css": sum(map(compressed, css)), "js": sum(map(compressed, ours))}
+    return {
+        **loaded,
+        "loaded": sum(loaded.values()),
+        "files": sorted(f.relative_to(site).as_posix() for f in css + ours),
+        "whole": html + sum(map(compressed, shared_assets(site))),
+    }
+
+
+def entry_ready(page, url: str) -> None:
+    """An entry page with Python ready and its first results (the link's or the defaults') on screen."""
+    python_ready(page, url)
+    page.wait_for_function("() => document.documentElement.dataset.replies", timeout=READY_MS)
 
 
 def python_ready(page, url: str) -> float:

@@ -12,10 +12,10 @@ Builds the site once, serves it on 127.0.0.1 and drives Debian's Chromium on /pl
 - solve latency: N questions asked in the "Ask it backwards" panel, a new target each time, from
   submitting it to the freed input, the answer and every answer below it on screen (the page's
   ``data-solves``);
-- page weight, as ``benchmarks.run`` counts an entry page's: compressed HTML, CSS and our
-  JavaScript, first what the page fetched before the reader acts (loaded until Python is ready
-  and the network idle, service workers blocked), then the whole (the page's HTML with every CSS
-  file and all of our JavaScript).
+- page weight, counted as the entry pages' (``benchmarks.common.weight``): compressed HTML, CSS
+  and our JavaScript, first what the page fetched before the reader acts (loaded until Python is
+  ready, its first answers shown and the network idle, service workers blocked), then the whole
+  (the page's HTML with every CSS file and all of our JavaScript).
 
 The section is written between its markers, in place, the rest of the file as it is; ``make
 bench`` runs ``benchmarks.run`` (which keeps this section when it rewrites the file) and then
@@ -31,17 +31,15 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from benchmarks.common import (
     CHROMIUM_ARGS,
     READY_MS,
     bench_site,
-    compressed,
     kept_section,
     percentiles,
     python_ready,
-    shared_assets,
+    weight,
     write_section,
 )
 from benchmarks.server import BenchServer, Link
@@ -135,41 +133,6 @@ def latency(browser, server: BenchServer, path: str, changes: int, questions: in
     return found
 
 
-def _site_file(site: Path, url: str) -> Path | None:
-    """The built file a same-site URL is served from, or None."""
-    path = urlsplit(url).path
-    file = site / path.lstrip("/")
-    if path.endswith("/"):
-        file = file / "index.html"
-    return file if file.is_file() else None
-
-
-def weight(browser, server: BenchServer, site: Path, path: str) -> dict:
-    """Compressed bytes of the plan page's HTML, CSS and our JavaScript: as fetched before the reader
-    acts (until Python is ready and the network idle; any worker's requests included), and the whole."""
-    context = browser.new_context(service_workers="block")
-    urls: list[str] = []
-    context.on("request", lambda request: urls.append(request.url))
-    page = context.new_page()
-    try:
-        open_plan(page, server.url + path)
-        page.wait_for_load_state("networkidle")
-    finally:
-        context.close()
-    files = {f for f in (_site_file(site, u) for u in urls if u.startswith(server.url)) if f}
-    static = site / "static"
-    html = compressed(_site_file(site, server.url + path))
-    css = [f for f in files if f.suffix == ".css"]
-    ours = [f for f in files if f.suffix == ".js" and f.parent == static]  # no Pyodide, no vendored JS
-    loaded = {"html": html, "css": sum(map(compressed, css)), "js": sum(map(compressed, ours))}
-    return {
-        **loaded,
-        "loaded": sum(loaded.values()),
-        "files": sorted(f.relative_to(site).as_posix() for f in css + ours),
-        "whole": html + sum(map(compressed, shared_assets(site))),
-    }
-
-
 def measure(changes: int = 200, questions: int = 100) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -183,7 +146,7 @@ def measure(changes: int = 200, questions: int = 100) -> dict:
                 print(f"browser: {path} …", flush=True)
                 pages[path] = {
                     **latency(browser, server, path, changes, questions),
-                    **weight(browser, server, site, path),
+                    **weight(browser, server.url, site, path, open_plan),
                 }
         finally:
             browser.close()

@@ -185,47 +185,29 @@ function hand(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-// On a slide (?embed=1) the inputs are values to read, not fields: out of the tab order, not pointed at,
-// and as wide as what they hold.  (The link's values stay in the form, so the page computes as ever.)
-function readOnlyInputs() {
-  if (!document.documentElement.classList.contains("embed")) return;
-  const form = document.getElementById("inputs");
-  if (!form) return;
-  for (const control of form.querySelectorAll("input, select")) {
-    control.tabIndex = -1;
-    control.setAttribute("aria-readonly", "true");
-    if (control.tagName === "INPUT") control.size = Math.max(2, Math.min(40, control.value.length + 1));
-  }
-}
-
-// ``content`` (an entry's by default) says what the card shows; ``name`` the files' name before "-card-".
-export function setupCard({ spec, shown, link, content = () => cardContent(spec, shown(), link()), name = `entry-${spec.id}` }) {
-  readOnlyInputs();
-  const box = document.getElementById("card-actions");
-  if (!box) return;
-  box.hidden = false;
+// A card button pressed (page.js and plan.js show the buttons and load this code on the first
+// press): the card drawn now, as the page shows it, and handed over as a file.  ``content`` (an
+// entry's by default) says what the card shows; ``name`` the files' name before "-card-".
+export async function handCard(button, { spec, shown, link, content = () => cardContent(spec, shown(), link()), name = `entry-${spec.id}` }) {
   const ns = (document.querySelector("#qr svg") || document.querySelector("svg") || {}).namespaceURI;
-  box.addEventListener("click", async (event) => {
-    const button = event.target.closest("button[data-card]");
-    if (!button || !ns) return;
-    const theme = button.dataset.theme;
-    const drawn = content();
-    const svg = cardSvg(drawn, theme, ns);
-    const base = `${name}-card-${theme}`;
-    if (button.dataset.card === "svg") return hand(new Blob([svg], { type: "image/svg+xml" }), `${base}.svg`);
-    try {
-      const png = await svgToPng(svg);
-      hand(await pngWithText(png, {
-        Title: drawn.title,
-        Source: drawn.link,
-        Comment: [
-          ...drawn.results.map((r) => `${r.label} = ${r.value}`),
-          ...(drawn.comparison ? drawn.comparison.rows.map((row) => row.join(" · ")) : []),
-          ...drawn.inputs.map((i) => `${i.label} = ${i.value}`),
-        ].join("\n"),
-      }), `${base}.png`);
-    } catch (err) {
-      document.getElementById("card-feedback").textContent = `The PNG could not be drawn here (${err.message}); the SVG works.`;
-    }
-  });
+  if (!ns) return;
+  const theme = button.dataset.theme;
+  const drawn = content();
+  const svg = cardSvg(drawn, theme, ns);
+  const base = `${name}-card-${theme}`;
+  if (button.dataset.card === "svg") return hand(new Blob([svg], { type: "image/svg+xml" }), `${base}.svg`);
+  try {
+    const png = await svgToPng(svg);
+    hand(await pngWithText(png, {
+      Title: drawn.title,
+      Source: drawn.link,
+      Comment: [
+        ...drawn.results.map((r) => `${r.label} = ${r.value}`),
+        ...(drawn.comparison ? drawn.comparison.rows.map((row) => row.join(" · ")) : []),
+        ...drawn.inputs.map((i) => `${i.label} = ${i.value}`),
+      ].join("\n"),
+    }), `${base}.png`);
+  } catch (err) {
+    document.getElementById("card-feedback").textContent = `The PNG could not be drawn here (${err.message}); the SVG works.`;
+  }
 }

@@ -10,15 +10,13 @@ const COLUMNS = 4;               // results a row shows: the headline, then the 
 
 // ``deps``: spec, form, runner, rawInputs, units, presets (setupPresets's), limit(raw), alive(),
 // uplot (uPlot's URL), listed ([{kind, id}] from the link), shown() (the link's show=), changed()
-// (the page writes its link again).
+// (the page writes its link again).  Loaded by page.js on the reader's first use of the comparison
+// (ondemand.js), when a preset is first chosen, or at once when the link compares presets.
 export function setupCompare(deps) {
   const { spec, runner, presets, listed, changed } = deps;
   const offered = spec.presets || {};
   const section = document.getElementById("compare");
-  const box = document.getElementById("compare-live");
-  const none = { list: () => [], refresh: () => {}, close: () => {} };
-  if (!section || !box || !Object.keys(offered).length) return none;
-  box.hidden = false;
+  const box = document.getElementById("compare-live");   // shown, its menus filled (ondemand.js)
   const out = document.getElementById("compare-out");
   const table = document.getElementById("compare-table");
   const chartBox = document.getElementById("compare-chart");
@@ -35,10 +33,8 @@ export function setupCompare(deps) {
     return (offered[item.kind] || []).find((p) => p.id === item.id);
   }
 
-  // The add menus: the preset menu's own options (one list of presets on the page, not two).
+  // The add menus (filled with the preset menus' own options, ondemand.js).
   for (const menu of box.querySelectorAll("select[data-kind]")) {
-    const source = document.getElementById(`preset-${menu.dataset.kind}`);
-    if (source) for (const group of source.querySelectorAll("optgroup")) menu.append(group.cloneNode(true));
     menu.addEventListener("change", () => {
       if (menu.value) add({ kind: menu.dataset.kind, id: menu.value });
       menu.value = "";

@@ -17,6 +17,19 @@
 
 const OFF = "0";   // the bank's neutral value of a numeric input
 
+// On a slide (?embed=1) the inputs are values to read, not fields: out of the tab order, not pointed at,
+// and as wide as what they hold.  (The link's values stay in the form, so the page computes as ever.)
+export function readOnlyInputs() {
+  if (!document.documentElement.classList.contains("embed")) return;
+  const form = document.getElementById("inputs");
+  if (!form) return;
+  for (const control of form.querySelectorAll("input, select")) {
+    control.tabIndex = -1;
+    control.setAttribute("aria-readonly", "true");
+    if (control.tagName === "INPUT") control.size = Math.max(2, Math.min(40, control.value.length + 1));
+  }
+}
+
 // ``deps``: spec, form, link (link.js's readLink), presets (setupPresets's), page(): the full
 // entry page's link for this card (link.js's shared()).
 export function setupEmbed({ spec, form, link, presets, page }) {

@@ -7,22 +7,29 @@
 // site.js) and keep this document, its worker and its Python.  initPage() sets up each entry
 // page, the first and every one after; the page's state below is that page's, and a reply that
 // arrives for a page the reader has left is dropped (see `current`).
+//
+// What the reader uses on demand loads when first used, not with the page: asking backwards
+// (solve.js), the preset menus (presets.js), the comparison (compare.js), "Every model"
+// (every.js), the card's image (card.js), an older version's results (versions.js), the embed
+// card's fit (embed.js), a pasted config (config.js), "Copy as Python" and the charts' code; a
+// link that asks for one of them loads it at once, and the page's first computation waits for
+// it (see ``needed``).  ondemand.js shows them meanwhile and keeps what the reader did.
 import { reboot, running, runner } from "./python.js";
 import { setupPractice } from "./practice.js";
-import { setupPresets } from "./presets.js";
-import { setupSolve } from "./solve.js";
 import { setupInputs, showEchoes } from "./inputs.js";
-import { setupCard } from "./card.js";
-import { setupVersions } from "./versions.js";
 import { setupNotation } from "./notation.js";
-import { setupEvery, writeEvery } from "./every.js";
-import { setupCompare } from "./compare.js";
-import { setupEmbed } from "./embed.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
+import { compareMenus, firstUse, heldChoices, presetMenus, solvePanel } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
-let solve, presets, compare;   // this page's solve panel, preset menus and comparison
+let solve, presets, compare;   // this page's solve panel, preset menus and comparison (stand-ins until their code is in)
+let needed = [];      // the code this page's link asks for: the first computation waits for it
+// Stand-ins for the features whose code has not arrived: nothing asked, chosen or compared yet.
+const NO_SOLVE = { ask: async () => {}, active: () => false, question: () => null, carriesFreed: () => false, input() {}, submit() {} };
+const NO_PRESETS = { chosen: () => ({}), filled: () => ({}), settle() {}, fillFor: (kind, preset, raw) => ({ ...raw }) };
+const NO_COMPARE = { list: () => [], refresh() {}, close() {} };
+let every = null;     // every.js, once a reader has opened an "Every model" table
 let card = null;      // the embed card's fit to its frame (embed.js), on an embed card
 let shown = [];       // the outputs the embed card shows (?show=), known names only
 let embedded = false; // the page is an embed card (?embed=1)
@@ -272,7 +279,7 @@ function showRun(value, state, first = false, byTyping = false) {
   }
   scheduleShare(value.share, state, byTyping ? TYPING_PAUSE_MS : 0);
   scheduleExtras();
-  writeEvery(writeInUnits, units());   // an open "Every model" table follows the unit menus
+  if (every) every.writeEvery(writeInUnits, units());   // an open "Every model" table follows the unit menus
   compare.refresh();   // the comparison keeps the reader's other inputs: computed again with them
   announce();   // one summary for a screen reader, once the reader pauses
   if (!first) setStatus("ready", "Computed by Python in your browser.");
@@ -427,6 +434,7 @@ async function startPython() {
     });
     if (mine !== current) return;
     await checkLinked();
+    await Promise.all(needed);   // the link's question, presets, comparison, version: their code is in
     if (mine !== current) return;
     ready = true;
     performance.clearMarks("python-ready");   // one a page, not one a page visited
@@ -523,30 +531,82 @@ function initPage() {
   setupAnnounce();
   setupInputs(form);
   const page = current;   // an answer that arrives after the reader left is not shown on the next page
-  solve = setupSolve({
-    spec, form, runner, rawInputs, units, recompute, addNotice, today, linkState, citedQuery, tracked,
-    question: link.question,
-    picked: link.question ? link.inputs[link.question.input] : undefined,
-    showSolved: (run, state) => { if (page === current) showSolved(run, state); },
-    ready: () => ready,
-    watchdog: WATCHDOG_MS,
-  });
+  const alive = () => page === current;
+  const touched = new Set();   // the inputs the reader changed on this page (a preset chosen later keeps them)
+  needed = [];
+  const need = (promise) => { needed.push(promise.catch(() => {})); };
 
-  // ---- a shared link: fill the form from it (a preset first; the link's inputs win)
-  presets = setupPresets(spec, form, link);
-  compare = setupCompare({
-    spec, form, runner, rawInputs, units, presets, limit,
-    alive: () => page === current,
-    uplot: script.dataset.uplot,
-    listed: link.compare,
-    shown: () => shown,
-    changed: () => { if (ready) form.dispatchEvent(new Event("input")); },   // computed again, so the link carries the list
-  });
+  // ---- asking backwards: the panel at once, its code (solve.js) on first use or for the link's question
+  solve = NO_SOLVE;
+  const panel = solvePanel(spec);
+  let solving = null;
+  const loadSolve = () => (solving ||= import("./solve.js").then(({ setupSolve }) => {
+    if (!alive()) return NO_SOLVE;
+    solve = setupSolve({
+      spec, form, runner, rawInputs, units, recompute, addNotice, today, linkState, citedQuery, tracked,
+      question: link.question,
+      picked: link.question ? link.inputs[link.question.input] : undefined,
+      showSolved: (run, state) => { if (alive()) showSolved(run, state); },
+      ready: () => ready,
+      watchdog: WATCHDOG_MS,
+    }, panel);
+    return solve;
+  }));
+  if (panel) {
+    firstUse(panel.panel, loadSolve);
+    panel.panel.addEventListener("submit", (event) => {
+      event.preventDefault();
+      loadSolve().then((s) => s.submit());   // asked as soon as the code is in
+    });
+    if (link.question) need(loadSolve());
+  }
+
+  // ---- the preset menus and the comparison: shown at once, their code on first use, or at once
+  // for a link that names a preset or compares some (a shared link: a preset first; the link's inputs win)
+  presets = NO_PRESETS;
+  compare = NO_COMPARE;
+  const presetBox = presetMenus(spec), compareBox = compareMenus(spec);
+  const heldPresets = heldChoices(), heldCompare = heldChoices();
+  let presetting = null, comparing = null;
+  const loadPresets = () => (presetting ||= import("./presets.js").then(({ setupPresets }) => {
+    if (!alive() || !presetBox) return;
+    presets = setupPresets(spec, form, link, touched);
+    if (Object.keys(link.presets).length) restore();   // the reader's own values stay over the link's presets
+    heldPresets.replay();
+    loadCompare();   // a preset chosen can be compared ("Compare the current preset")
+  }));
+  const loadCompare = () => (comparing ||= compareBox ? loadPresets().then(() => import("./compare.js")).then(({ setupCompare }) => {
+    if (!alive()) return;
+    compare = setupCompare({
+      spec, form, runner, rawInputs, units, presets, limit, alive,
+      uplot: script.dataset.uplot,
+      listed: link.compare,
+      shown: () => shown,
+      changed: () => { if (ready) form.dispatchEvent(new Event("input")); },   // computed again, so the link carries the list
+    });
+    heldCompare.replay();
+  }) : Promise.resolve());
+  firstUse(presetBox, loadPresets, (menu) => { if (presets === NO_PRESETS) heldPresets.hold(menu); });
+  firstUse(compareBox, loadCompare, (menu) => { if (compare === NO_COMPARE) heldCompare.hold(menu); });
+  if (presetBox && Object.keys(link.presets).length) need(loadPresets());
+  if (link.compare.length) need(loadCompare());
+
   linked = { ...link.inputs };
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
-    setupVersions({ spec, form, addNotice, asked: link.version });   // ?version=N: that version's results beside these
+  // ?version=N: that version's results beside these (versions.js)
+  if (link.version !== null) {
+    need(import("./versions.js").then(({ setupVersions }) => { if (alive()) setupVersions({ spec, form, addNotice, asked: link.version }); }));
+  }
   setupNotation();   // the statement's symbols and their fields light each other
-  setupEvery({ write: writeInUnits, units });   // "Every model": fetched when the reader opens it
+  // "Every model": its code (every.js) loads when the reader first opens a table, which it fetches then.
+  for (const box of document.querySelectorAll("details.every[data-src]")) {
+    const open = () => import("./every.js").then((module) => {
+      every = module;
+      if (alive()) module.setupEvery({ write: writeInUnits, units });
+    });
+    if (box.open) open();   // open already (a link to #every-model, a restored page)
+    else box.addEventListener("toggle", open, { once: true });
+  }
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
   const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox, raw: rawInputs }));
@@ -557,18 +617,24 @@ function initPage() {
     outputs.classList.add("stale");
     setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
   }
+  // Back or forward to this page: the inputs as the reader left them (again after the link's
+  // presets, when their code arrives after this), but those changed since.
   const kept = left.get(historyEntry());
-  if (kept && kept.entry === spec.id) {
+  function restore() {
+    if (!kept || kept.entry !== spec.id) return;
     for (const [name, value] of Object.entries(kept.raw)) {
-      if (!names.has(name)) continue;
+      if (!names.has(name) || touched.has(name)) continue;
       form.elements[name].value = value;
       delete linked[name];   // the reader's own value, computed as typed
     }
-    for (const menu of unitMenus) menu.value = kept.units[menu.dataset.family] || "";
     outputs.classList.add("stale");   // until Python has computed them
   }
+  restore();
+  if (kept && kept.entry === spec.id) for (const menu of unitMenus) menu.value = kept.units[menu.dataset.family] || "";
 
   form.addEventListener("input", (event) => {
+    solve.input(event);   // an asked question is solved again, or dropped when its freed input is typed over
+    if (event.target !== form && event.target.name) touched.add(event.target.name);
     typed = event.target.tagName === "INPUT";   // a menu's choice is not typing
     remember();
     if (!ready) {
@@ -597,9 +663,24 @@ function initPage() {
     import("./python_copy.js").then(({ copyAsPython }) => copyAsPython(runner, spec, linkPairs(shared())));
   });
 
-  setupCard({ spec, shown: () => shown, link: () => shared({ card: true }) });
-  // On a slide: the inputs that matter, as many as fit whole under the headline (embed.js).
-  card = setupEmbed({ spec, form, link, presets, page: () => shared() });
+  // The card as an image: its buttons at once, its code (card.js) on the first press.
+  const cardBox = document.getElementById("card-actions");
+  if (cardBox) {
+    cardBox.hidden = false;
+    cardBox.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-card]");
+      if (button) import("./card.js").then(({ handCard }) => handCard(button, { spec, shown: () => shown, link: () => shared({ card: true }) }));
+    });
+  }
+  // On a slide: the inputs that matter, as many as fit whole under the headline (embed.js), once
+  // the link's presets have filled them.
+  if (root.classList.contains("embed")) {
+    Promise.all(needed).then(() => import("./embed.js")).then(({ readOnlyInputs, setupEmbed }) => {
+      if (!alive()) return;
+      readOnlyInputs();
+      card = setupEmbed({ spec, form, link, presets: { filled: () => presets.filled(), chosen: () => presets.chosen() }, page: () => shared() });
+    });
+  }
 
   // Python starts loading at once: the worker downloads and compiles on its own thread while the
   // page paints (the results for the defaults are already in the HTML).  On a page a link

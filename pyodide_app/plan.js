@@ -165,15 +165,12 @@ function setupCardImage() {
   const box = document.getElementById("card-actions");
   if (!box) return;
   box.hidden = false;
-  let loaded = null;
-  box.addEventListener("click", async (event) => {
-    if (loaded || !event.target.closest("button[data-card]")) return;
-    event.stopImmediatePropagation();
-    // card.js's own handler, set up once, answers this click and every later one.
-    loaded = import("./card.js").then(({ setupCard }) => setupCard({ spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
-    await loaded;
-    event.target.closest("button[data-card]").click();
-  }, { capture: true });
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-card]");
+    if (button) {
+      import("./card.js").then(({ handCard }) => handCard(button, { spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
+    }
+  });
 }
 
 async function recompute(byTyping = false) {

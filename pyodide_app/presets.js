@@ -12,17 +12,17 @@
 const shownValue = (text) => (/^\d+$/.test(text) ? BigInt(text).toLocaleString("en") : text);
 
 // ``link``: what the page's link asks (link.js's readLink): its presets and its own inputs.
-export function setupPresets(spec, form, link) {
+// ``typedBefore``: the inputs the reader changed before this code arrived (page.js loads it on
+// the first use of a menu, ondemand.js, or at once when the link names a preset); they are the
+// reader's as much as those typed after.  The menus are shown already (ondemand.js).
+export function setupPresets(spec, form, link, typedBefore = []) {
   const offered = spec.presets || {};
   const box = document.getElementById("presets");
-  const none = { chosen: () => ({}), filled: () => ({}), settle: () => {}, fillFor: (kind, preset, raw) => ({ ...raw }) };
-  if (!box || !Object.keys(offered).length) return none;
-  box.hidden = false;
 
   const defaults = Object.fromEntries(spec.inputs.map((i) => [i.name, String(i.default)]));
   const chosen = {};   // kind -> the preset applied
   const marked = {};   // input name -> kind whose preset set it (the reader has not changed it since)
-  const typed = new Set(Object.keys(link.inputs));   // inputs the reader typed or the link gave: a preset keeps them
+  const typed = new Set([...Object.keys(link.inputs), ...typedBefore]);   // inputs the reader typed or the link gave: a preset keeps them
 
   function field(name) {
     return form.elements[name];

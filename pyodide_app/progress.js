@@ -2,9 +2,8 @@
 // and a count per chapter of what they have practised and reproduced, and the export of every
 // record to a file and its import, checked whole before anything is written, with an Undo.
 // Runs once per visit (Turbo brings later pages in, see site.js): set up again on each chapters page.
-import {
-  UNAVAILABLE, available, all, describe, exportName, exportText, merged, readFile, undoable, write,
-} from "./records.js";
+import { UNAVAILABLE, available, all, undoable, write } from "./records.js";
+import { describe, exportName, exportText, merged, readFile } from "./records_file.js";
 
 const done = new WeakSet();   // the pages already set up
 let render = () => {};        // the page on show's overview, drawn again when another tab writes

@@ -5,13 +5,6 @@
 // reads and writes it, and Python cites the answer as the answer to it.
 const SENSES = { "=": "=", "<=": "≤", ">=": "≥" };
 
-function option(value, text) {
-  const o = document.createElement("option");
-  o.value = value;
-  o.textContent = text;
-  return o;
-}
-
 function line(text, className = "") {
   const p = document.createElement("p");
   p.textContent = text;   // never markup: a target may come from anyone's link
@@ -23,42 +16,25 @@ function line(text, className = "") {
 // showSolved(run, state), addNotice(text), today(), watchdog (ms), linkState(question) (the
 // page's link state, asking ``question``), citedQuery(state), tracked(promise) (counts a request
 // until answered), ``question``: the one the link asks (link.js), and ``picked``: the freed
-// input's value the link carries (which of several answers, or the value none met).
-// Returns the hooks page.js calls.
-export function setupSolve(page) {
+// input's value the link carries (which of several answers, or the value none met).  ``shown``:
+// the panel as the page showed it before this code arrived (ondemand.js's solvePanel: its menus
+// filled, the target's placeholder kept up to date).
+// Returns the hooks page.js calls: ask() (the link's question), active(), question(),
+// carriesFreed(), submit() (the panel's question, asked), input(event) (the page's inputs changed).
+export function setupSolve(page, shown) {
   const { spec, form, runner } = page;
   const root = document.documentElement;
-  const panel = document.getElementById("solve");
-  const hooks = { ask: async () => {}, active: () => false, question: () => null, carriesFreed: () => false };
-  if (!panel || !spec.solve) return hooks;
-
+  const { panel, outputMenu, senseMenu, targetBox, inputMenu, error, reading, hint } = shown;
   const el = (id) => document.getElementById(id);
-  const [outputMenu, senseMenu, targetBox, inputMenu] = ["solve-output", "solve-sense", "solve-target", "solve-input"].map(el);
-  const answer = el("solve-answer"), error = el("solve-err"), clear = el("solve-clear");
-  // How the target was read (80 gb read as 80 GB), beside it.
-  let reading = el("solve-reading");
-  if (!reading) {
-    reading = line("", "solve-reading");
-    reading.id = "solve-reading";
-    reading.hidden = true;
-    error.before(reading);
-    targetBox.setAttribute("aria-describedby", `${targetBox.getAttribute("aria-describedby")} solve-reading`);
-  }
+  const answer = el("solve-answer"), clear = el("solve-clear");
+  const hooks = {};
   const echo = (text) => { reading.hidden = !text; reading.textContent = text || ""; };
-  for (const name of spec.solve.outputs) outputMenu.append(option(name, spec.labels[name]));
-  for (const name of spec.solve.inputs) inputMenu.append(option(name, `${spec.labels[name]} (${name})`));
-  outputMenu.value = spec.solve.output;
-  inputMenu.value = spec.solve.input;
-  panel.hidden = false;
 
   let active = null;   // the question applied to the page: {input, output, sense, target}
   let chosen = 0;      // which of several solutions the reader picked
   let last = null;     // the newest answer shown
   let asked = 0;       // sequence number of the newest question; older answers are dropped
 
-  // The target box shows the result as it now reads, which is also how to type one.
-  const hint = () => { targetBox.placeholder = el(`out-${outputMenu.value}`).textContent; };
-  hint();
 
   function question() {
     return { input: inputMenu.value, output: outputMenu.value, sense: senseMenu.value, target: targetBox.value.trim() };
@@ -249,31 +225,30 @@ export function setupSolve(page) {
     await apply(last, state);
   }
 
-  panel.addEventListener("submit", (event) => {
-    event.preventDefault();
+  // The panel's question, submitted (page.js hears the submit, which may come before this code).
+  hooks.submit = () => {
     chosen = 0;
     const q = question();
     if (!q.target) { says("Type a target, e.g. the result as it reads now."); targetBox.focus(); return; }
     if (!page.ready()) { says("Python is still loading: solve again in a moment."); return; }
     ask(q);
-  });
+  };
   // Once a question is asked, changing it asks again, as a forward input recomputes.
   panel.addEventListener("input", (event) => {
-    if (event.target === targetBox || event.target === outputMenu) hint();
     if (active && event.target.name !== "solve-choice" && question().target && page.ready()) { chosen = 0; ask(question()); }
   });
   clear.addEventListener("click", () => { stop(); page.recompute(); targetBox.focus(); });
-  // Another input changed: the question stands, so it is solved again there.  The freed input
-  // typed over by the reader: the question is dropped, and the typed value computed.
-  form.addEventListener("input", (event) => {
+  // Another input changed (page.js hands each of its input events here first): the question
+  // stands, so it is solved again there.  The freed input typed over by the reader: the question
+  // is dropped, and the typed value computed.
+  hooks.input = (event) => {
     if (!active) return;
     if (event.target.name === active.input) stop();
     else ask(active);
-  });
+  };
   for (const menu of document.querySelectorAll(".unit-menus select")) {
-    menu.addEventListener("change", () => { if (active) ask(active); else hint(); });
+    menu.addEventListener("change", () => { if (active) ask(active); });   // else the panel's hint follows (ondemand.js)
   }
-  new MutationObserver(hint).observe(el("outputs"), { childList: true, subtree: true, characterData: true });
 
   const linked = page.question;
   if (linked) fill(linked);

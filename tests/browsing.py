@@ -54,6 +54,20 @@ def follow(page, server, path):
     assert page.evaluate("document.documentElement.dataset.python") == "ready", page.text_content("#py-status")
 
 
+@contextlib.contextmanager
+def held_back(page, pattern: str):
+    """The responses to requests for ``pattern`` held back until the block ends, as a module that
+    arrives late (a slow link): the block acts on the page before its code is there."""
+    routes = []
+    page.route(pattern, lambda route: routes.append(route))
+    try:
+        yield routes
+    finally:
+        for route in routes:
+            route.continue_()
+        page.unroute(pattern)
+
+
 def open_hostile(page, server, path) -> str:
     """Open a link carrying hostile values, any dialog counted as a problem; the notice it shows.
     On a page of the site already open the link is followed (``follow``), as a reader's click is."""

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from tests.browsing import PAYLOADS, assert_nothing_injected, open_entry, open_hostile
+from tests.browsing import PAYLOADS, assert_nothing_injected, held_back, open_entry, open_hostile
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
@@ -51,6 +51,26 @@ def test_filling_35_from_a_model_marks_each_input_with_its_source(page, server):
     page.wait_for_function("() => !new URLSearchParams(location.search).has('model')")
     assert page.input_value("#in-s") == "4096" and page.input_value("#in-L") == "40"
     assert page.query_selector(".preset-mark") is None
+    assert page.problems == []
+
+
+def test_a_model_chosen_before_the_menus_code_arrives_is_filled_when_it_does(page, server):
+    """presets.js loads on the menus' first use: a choice made before it is there is made then,
+    and an input the reader typed before it is kept, as if the code had been there all along."""
+    open_entry(page, server, "/35/")
+    with held_back(page, "**/static/presets.js"):
+        page.fill("#in-s", "16384")
+        with page.expect_request("**/static/presets.js"):
+            page.select_option("#preset-model", "llama-3-70b")
+        assert page.query_selector("#mark-L") is None  # not yet: its code is held back
+    wait_output(page, "total", f"5.369{NBSP}GB")  # 2 x 80 x 8 x 128 x 2 B x 16,384 tokens
+    assert [page.input_value(f"#in-{n}") for n in ("L", "H_kv", "d_head", "s")] == ["80", "8", "128", "16384"]
+    assert page.text_content("#mark-L").startswith("From Llama 3 70B")
+    assert page.query_selector("#mark-s") is None and "8,192" in page.text_content(
+        "#offer-s"
+    )  # the reader's value kept
+    wait_query(page, "model", "llama-3-70b")
+    assert query(page)["s"] == ["16384"]
     assert page.problems == []
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.solve import solve
-from tests.browsing import PAYLOADS, assert_nothing_injected, open_entry, open_hostile
+from tests.browsing import PAYLOADS, assert_nothing_injected, held_back, open_entry, open_hostile
 from tests.support import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
@@ -75,6 +75,22 @@ def test_context_length_for_a_memory_budget_on_35(page, server, bank):
     page.wait_for_function("() => location.search.includes('solve=s')")
     assert "solve=s&total%3C=80GB" in page.url and "s=" not in page.url.replace("solve=s", "")
     assert "solve=s" in page.text_content("#cite-run-text")
+    clean(page)
+
+
+def test_a_question_asked_before_the_panels_code_arrives_is_solved_when_it_does(page, server, bank):
+    """solve.js loads on the panel's first use: a question submitted before it is there is asked then."""
+    open_entry(page, server, "/35/")
+    with held_back(page, "**/static/solve.js"), page.expect_request("**/static/solve.js"):
+        page.select_option("#solve-output", "total")
+        page.select_option("#solve-sense", "<=")
+        page.select_option("#solve-input", "s")
+        page.fill("#solve-target", "80GB")
+        page.press("#solve-target", "Enter")
+        assert page.evaluate("document.documentElement.dataset.solves") is None  # not yet: its code is held back
+    solved(page)
+    assert page.input_value("#in-s") == expected(bank, "35", {}, "s", "total", "<=", "80GB")["solutions"][0]["text"]
+    assert "solved" in page.get_attribute("#input-s", "class")
     clean(page)
 
 
