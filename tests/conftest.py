@@ -5,6 +5,8 @@ tests/support.py)."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -103,9 +105,19 @@ def small_entries_with_plan(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "_site"
-    files, _ = build(ENTRIES)
-    write_site(files, out)
+    """The bank built once for the whole run: under pytest-xdist the first worker to ask builds it
+    in the run's shared temporary folder and the others wait on a lock, so that two cores do not
+    both build it.  Tests read it; one that needs a changed site copies it first."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # every worker's base folder sits in the run's
+    out = root / "site" / "_site"
+    with open(root / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "site" / "built").exists():
+            files, _ = build(ENTRIES)
+            write_site(files, out)
+            (root / "site" / "built").touch()
     return out
 
 
