@@ -33,6 +33,8 @@ from .domain import Domain, DomainError
 from .numbers import write_input
 from .solve import solve
 
+STEPS_KEPT = 2048  # steps' results kept for a run or a solve that asks them again (a few MB at most)
+
 
 class PlanCalculator:
     """One plan: its inputs, its steps (each an entry's calculator) and its outputs."""
@@ -52,6 +54,7 @@ class PlanCalculator:
         }
         self._runs: dict = {}
         self._default_values = None
+        self._steps_done: dict = {}  # (step id, its raw inputs' repr) -> (values read, outputs)
 
     def read(self, raw: dict) -> dict:
         """The plan's inputs read into their domains (defaults fill the gaps); DomainError on the first bad one."""
@@ -91,12 +94,20 @@ class PlanCalculator:
                     raw[name] = done[source[1]]["outputs"][source[2]]
                 else:
                     raw[name] = source[1]
-            try:
-                read = calc.read(raw)
-                outputs = calc.evaluate(read)
-            except DomainError as exc:
-                raise DomainError(self._blame(step, exc.name), self._message(step, exc)) from None
-            done[step["id"]] = {"inputs": raw, "values": read, "outputs": outputs}
+            # A step given the same inputs as before gives the same outputs: a solve varies one input,
+            # and most steps do not read it.  repr tells 1 from 1.0 and True, and 0.0 from -0.0.
+            key = (step["id"], repr(sorted(raw.items())))
+            if key not in self._steps_done:
+                try:
+                    read = calc.read(raw)
+                    outputs = calc.evaluate(read)
+                except DomainError as exc:
+                    raise DomainError(self._blame(step, exc.name), self._message(step, exc)) from None
+                if len(self._steps_done) >= STEPS_KEPT:
+                    self._steps_done.clear()
+                self._steps_done[key] = (read, outputs)
+            read, outputs = self._steps_done[key]
+            done[step["id"]] = {"inputs": raw, "values": dict(read), "outputs": dict(outputs)}
         return done
 
     def _blame(self, step: dict, name: str) -> str:
