@@ -388,7 +388,7 @@ def check_plan(
     plan = replace(plan, outputs=outputs, order=order)
     calc = PlanCalculator(plan.spec(entries), calculators)
     try:
-        calc.run({})
+        calc.remembered({})
     except DomainError as exc:
         where = plan.at("inputs") if exc.name == "inputs" else next(i for i in plan.inputs if i.name == exc.name).where
         _add(problems, where, f"the defaults are rejected: {exc}")
@@ -396,7 +396,7 @@ def check_plan(
     for kind, chosen in offered(plan, presets).items():
         for preset in chosen:
             try:
-                calc.run(filled(plan, preset))
+                calc.remembered(filled(plan, preset))  # kept: the page's departures read it
             except DomainError as exc:
                 where = plan.at("fill", kind, exc.name) if exc.name != "inputs" else plan.at("fill", kind)
                 _add(problems, where, f"fill.{kind}: preset {preset.id!r} gives inputs the plan rejects: {exc}")
