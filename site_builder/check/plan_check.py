@@ -15,8 +15,7 @@ from ..load.fill import filled, offered, resolve_case_presets
 from ..load.fill import read as read_fill
 from ..load.plan import Plan, PlanOutput, Step
 from ..load.presets import fields
-from ..load.yamlfile import Tree as _Tree
-from ..load.yamlfile import compose, schema_errors
+from ..load.yamlfile import read, schema_errors
 from ..runtime import units as unit_table
 from ..runtime.domain import Domain, DomainError
 from ..runtime.page import RESERVED
@@ -33,13 +32,11 @@ def plan_files(entries_dir: Path) -> list[Path]:
 
 def load_plan(path: Path, problems: Problems) -> Plan | None:
     """One plan file as a typed Plan (not yet checked against the bank), or None with its problems."""
-    found = compose(path, problems, "a plan needs the keys listed in docs/plans.md")
+    before = len(problems)
+    found = read(path, problems, "a plan needs the keys listed in docs/plans.md")
     if found is None:
         return None
-    text, node = found
-    tree = _Tree(path, problems)
-    before = len(problems)
-    raw = tree.build(node)
+    text, raw, tree = found
     if not isinstance(raw, dict):
         problems.add(path, 1, "plan: expected a mapping of keys (docs/plans.md)")
         return None
