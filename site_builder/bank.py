@@ -157,8 +157,16 @@ def _versions(d: Draft, problems: Problems) -> None:
 
 
 def _plans(d: Draft, problems: Problems) -> None:
-    """The plans (entries/plans/), checked against the bank's entries as they now are."""
-    d.plans = load_plans(d.root, d.entries, d.calculators, d.presets, problems)
+    """The plans (entries/plans/), checked against the bank's entries as they now are.  A rebuild
+    (whose plan files are unchanged: an edit to one is a full build) checks again only the plans
+    that run an entry read anew; the others' verdict and calculators hold as they were."""
+    touched = d.touched
+    kept = (
+        None
+        if d.whole
+        else {pid: p for pid, p in d.old.plans.items() if not any(s.entry_key in touched for s in p[0].steps)}
+    )
+    d.plans = load_plans(d.root, d.entries, d.calculators, d.presets, problems, kept)
 
 
 def _typeset(d: Draft, problems: Problems) -> None:

@@ -404,11 +404,22 @@ def check_plan(
     return plan, calc
 
 
-def load_plans(entries_dir: Path, bank_entries: list, calculators: dict, presets: dict, problems: Problems) -> dict:
-    """plan id -> (Plan, PlanCalculator) for every plan file that loads and checks."""
+def load_plans(
+    entries_dir: Path,
+    bank_entries: list,
+    calculators: dict,
+    presets: dict,
+    problems: Problems,
+    kept: dict | None = None,
+) -> dict:
+    """plan id -> (Plan, PlanCalculator) for every plan file that loads and checks; ``kept``: plans
+    checked before whose verdict still holds (their files and entries unchanged), taken as they are."""
     entries = {e.key: e for e in bank_entries}
     found = {}
     for path in plan_files(entries_dir):
+        if kept and path.stem in kept:  # a plan's id is its file's name
+            found[path.stem] = kept[path.stem]
+            continue
         plan = load_plan(path, problems)
         if plan is None:
             continue
