@@ -24,6 +24,8 @@ def test_a_bank_twice_the_size_checks_with_every_copy_renamed(tmp_path):
     copy, original = by_key["x2-35"], by_key["35"]
     assert copy.formula == original.formula and copy.where.path.name == "toolkit-x2-35.yaml"
     assert checked.versions.current("x2-35") == checked.versions.current("35")
+    assert all(s.entry_key.startswith("x2-") for s in checked.plans["x2train-plan"][0].steps)  # the copy's own
+    assert all(str(f.entry).startswith("x2-") for e in checked.entries if e.key.startswith("x2-") for f in e.feeds)
 
 
 def test_the_growth_rows_say_the_ratio_and_the_served_edit():
