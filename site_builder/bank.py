@@ -149,11 +149,15 @@ def _chapters(d: Draft, problems: Problems) -> None:
 
 
 def _versions(d: Draft, problems: Problems) -> None:
-    """Every entry's, preset's and plan's numbered versions; what determines the numbers is its newest one's."""
-    d.versions = load_versions(
-        d.root, d.entries, problems
-    )  # one small file: read anew, so serve checks it as a build does
-    check_versions(d.versions, d.entries, d.presets, problems, d.plans)
+    """Every entry's, preset's and plan's numbered versions; what determines the numbers is its
+    newest one's.  The file is read anew, so serve checks it as a build does; a rebuild takes the
+    fingerprints of the entries read anew and of the plans checked anew (``_plans``), the others'
+    being what they were when the last good bank passed."""
+    d.versions = load_versions(d.root, d.entries, problems)
+    only = None
+    if not d.whole:
+        only = d.touched | {pid for pid, checked in d.plans.items() if checked is not d.old.plans.get(pid)}
+    check_versions(d.versions, d.entries, d.presets, problems, d.plans, only=only)
 
 
 def _plans(d: Draft, problems: Problems) -> None:
