@@ -381,6 +381,7 @@ def _solve_figures(solves: dict) -> str:
 def scaling(work: Path, runs: int, edits: int) -> tuple[dict, dict]:
     """The full build of the bank and of one ten times larger, and serve's edits on the larger."""
     found = site_build.scaling(work, max(3, runs // 2))
+    print(f"  builds: {fmt(found['one'])} and {fmt(found['many'])}, load {found['load']}", flush=True)
     return found, serve_edit.edits_served(work, found["bank"], edits, found["cache"])
 
 

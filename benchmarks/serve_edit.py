@@ -38,8 +38,11 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def _start(command: list[str], cwd: Path, ready: str, port: int, env: dict | None = None) -> subprocess.Popen:
-    """A server process, once it answers on ``port`` (its output is read, so its pipe never fills)."""
+def _start(
+    command: list[str], cwd: Path, ready: str, port: int, env: dict | None = None, wait: float = 120
+) -> subprocess.Popen:
+    """A server process, once it answers on ``port`` within ``wait`` seconds (its output is read,
+    so its pipe never fills)."""
     log = open(cwd / f"server-{port}.log", "w")
     proc = subprocess.Popen(
         command,
@@ -48,7 +51,7 @@ def _start(command: list[str], cwd: Path, ready: str, port: int, env: dict | Non
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{command[2:4]} stopped: {(cwd / f'server-{port}.log').read_text()[-2000:]}")
@@ -57,7 +60,7 @@ def _start(command: list[str], cwd: Path, ready: str, port: int, env: dict | Non
                 return proc
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError(f"{command} did not serve {ready} in 120 s")
+    raise RuntimeError(f"{command} did not serve {ready} in {wait:.0f} s")
 
 
 def _fetch(port: int, path: str) -> bytes | None:
@@ -123,8 +126,9 @@ def _edit(port: int, path: Path, text: str, marker: str, log: Path, done: str) -
     return took
 
 
-def serve(work: Path, bank: Path, port: int, cache: Path | None = None) -> subprocess.Popen:
-    """``python -m site_builder serve`` on ``bank``, once it serves /35/ (``cache``: its .cache/ folder)."""
+def serve(work: Path, bank: Path, port: int, cache: Path | None = None, wait: float = 120) -> subprocess.Popen:
+    """``python -m site_builder serve`` on ``bank``, once it serves /35/ (``cache``: its .cache/ folder;
+    ``wait``: for its first full build)."""
     return _start(
         [sys.executable, "-m", "site_builder", "--entries", str(bank), "serve", "--port", str(port)]
         + ["--out", str(work / f"site-of-{bank.name}")],
@@ -132,6 +136,7 @@ def serve(work: Path, bank: Path, port: int, cache: Path | None = None) -> subpr
         "/35/",
         port,
         {"DERIVATION_BANK_CACHE": str(cache)} if cache else None,
+        wait,
     )
 
 
@@ -144,7 +149,7 @@ def edits_served(work: Path, bank: Path, edits: int, cache: Path | None = None) 
     kv_text = kv.read_text(encoding="utf-8")
     assert STATEMENT in kv_text, "choose another statement to edit"
     port = _port()
-    ours = serve(work, copy, port, cache)
+    ours = serve(work, copy, port, cache, wait=900)  # a larger bank's first full build, on a loaded machine
     log, times = work / f"server-{port}.log", []
     try:
         for i in range(edits):
