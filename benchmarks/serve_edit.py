@@ -116,13 +116,13 @@ PAINT_JS = """() => new Promise((resolve) => {
 })"""
 
 
-def _edit(port: int, path: Path, text: str, marker: str, log: Path, done: str) -> float:
+def _edit(port: int, path: Path, text: str, marker: str, log: Path, done: str, settle: float = 30) -> float:
     """Save ``path`` with ``marker`` in the statement; seconds until the served /35/ carries it
-    (then the server's rebuild is let finish)."""
+    (then the server's rebuild is let finish, for at most ``settle`` seconds)."""
     before = _done(log, done)
     start = _save(path, text.replace(STATEMENT, f"{STATEMENT[:-1]}, {marker}."))
     took = _until(port, "/35/", marker.encode()) - start
-    _finished(log, done, before)
+    _finished(log, done, before, settle)
     return took
 
 
@@ -153,7 +153,8 @@ def edits_served(work: Path, bank: Path, edits: int, cache: Path | None = None) 
     log, times = work / f"server-{port}.log", []
     try:
         for i in range(edits):
-            times.append(_edit(port, kv, kv_text, f"saved edit {i} of ours", log, DONE["ours"]))
+            # The whole site of a larger bank is written long after its page: the next edit waits for it.
+            times.append(_edit(port, kv, kv_text, f"saved edit {i} of ours", log, DONE["ours"], settle=600))
     finally:
         ours.terminate()
         ours.wait(timeout=30)
