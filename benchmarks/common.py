@@ -1,8 +1,8 @@
 """What every part of the benchmark shares: Chromium's flags, the bench site built and served
 once, Python-ready timing, page weight's compressed bytes, and the statistics the report prints.
 run.py, engines.py, site_build.py, serve_edit.py and plans.py import this module; run.py runs
-engines, site_build and serve_edit and keeps suite's and plans' sections of BENCHMARKS.md, and
-none of the others imports another."""
+engines, site_build and serve_edit and keeps suite's and plans' sections of BENCHMARKS.md;
+site_build makes its larger bank with scaled_bank, and serve_edit its MkDocs project with site_build."""
 
 from __future__ import annotations
 

@@ -337,6 +337,8 @@ def run(runs: int, out: Path, edits: int) -> int:
         builds = site_build.measure(work, runs)
         print("serve: save to page, ours against mkdocs serve …", flush=True)
         serving = serve_edit.measure(work, edits)
+        print(f"build and serve: the bank against one {site_build.FACTOR} times larger …", flush=True)
+        growth = scaling(work, runs, edits)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
             print("browser: first paint …", flush=True)
@@ -364,7 +366,7 @@ def run(runs: int, out: Path, edits: int) -> int:
         old = out.read_text(encoding="utf-8") if out.exists() else ""
         plans, suite = benchmark_plans.kept(old), benchmark_suite.kept(old)
         out.write_text(
-            report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav)
+            report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav, growth)
             + "\n"
             + in_engines
             + ("\n" + plans if plans else "")  # the plan pages' figures, recorded by benchmarks.plans
@@ -387,7 +389,14 @@ def _solve_figures(solves: dict) -> str:
     return ", ".join(f"{path} {s['p95']:.1f} ms" for path, s in solves.items())
 
 
-def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav) -> str:
+def scaling(work: Path, runs: int, edits: int) -> tuple[dict, dict]:
+    """The full build of the bank and of one ten times larger, and serve's edits on the larger."""
+    found = site_build.scaling(work, max(3, runs // 2))
+    print(f"  builds: {fmt(found['one'])} and {fmt(found['many'])}, load {found['load']}", flush=True)
+    return found, serve_edit.edits_served(work, found["bank"], edits, found["cache"])
+
+
+def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, weight, runs, solves, nav, growth) -> str:
     def ready_rows(result, label):
         t = result["times"]
         rows = []
@@ -400,6 +409,7 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
     slow_rows, slow_ratio = ready_rows(slow, "20 Mbit/s, 40 ms (Chromium)")
     server_rows, _ = ready_rows(slow_server, "20 Mbit/s, 40 ms (server)")
     serve_targets, serve_section = serve_edit.report(serving)
+    growth_targets, growth_section = site_build.scaling_report(*growth)
     nav_ratio = ratio(nav["times"]["turbo"], nav["times"]["full"])
     nosw = lambda how: f"{how} without the service worker"
     nav_s = nav["times"]["turbo"]["median"]
@@ -432,6 +442,7 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
             f"{builds['ours_full']['median']:.2f} s",
         ),
         *serve_targets,
+        *growth_targets,
         (
             "Entry page ≤ 60 KB compressed (HTML, CSS and our JS loaded before the reader acts)",
             weight["loaded"] <= 60_000,
@@ -470,6 +481,7 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
         "waits on `serve`, not on this: its figures follow.",
         "",
         *serve_section,
+        *growth_section,
         "## In the browser",
         "",
         f"First contentful paint of `/35/`: {fmt(paint['fcp'], 'ms', 1000, 0)}; the results for the defaults are in that "
@@ -569,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md")
     parser.add_argument(
         "--only",
-        choices=("navigation", "python-ready", "solve", "serve"),
+        choices=("navigation", "python-ready", "solve", "serve", "scale"),
         help="measure this part alone and print its figures (BENCHMARKS.md is left as it is)",
     )
     args = parser.parse_args(argv)
@@ -583,6 +595,16 @@ def only(part: str, runs: int, edits: int) -> int:
 
     from playwright.sync_api import sync_playwright
 
+    if part == "scale":
+        work = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+        try:
+            targets, section = site_build.scaling_report(*scaling(work, runs, edits))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        print("\n".join(f"| {name} | {'✓' if ok else '✗'} | {value} |" for name, ok, value in targets))
+        print()
+        print("\n".join(section))
+        return 0
     with bench_site() as (work, site):
         if part == "serve":
             found = serve_edit.measure(work, edits)

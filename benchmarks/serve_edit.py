@@ -38,13 +38,20 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def _start(command: list[str], cwd: Path, ready: str, port: int) -> subprocess.Popen:
-    """A server process, once it answers on ``port`` (its output is read, so its pipe never fills)."""
+def _start(
+    command: list[str], cwd: Path, ready: str, port: int, env: dict | None = None, wait: float = 120
+) -> subprocess.Popen:
+    """A server process, once it answers on ``port`` within ``wait`` seconds (its output is read,
+    so its pipe never fills)."""
     log = open(cwd / f"server-{port}.log", "w")
     proc = subprocess.Popen(
-        command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        command,
+        cwd=cwd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"{command[2:4]} stopped: {(cwd / f'server-{port}.log').read_text()[-2000:]}")
@@ -53,7 +60,7 @@ def _start(command: list[str], cwd: Path, ready: str, port: int) -> subprocess.P
                 return proc
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError(f"{command} did not serve {ready} in 120 s")
+    raise RuntimeError(f"{command} did not serve {ready} in {wait:.0f} s")
 
 
 def _fetch(port: int, path: str) -> bytes | None:
@@ -109,6 +116,52 @@ PAINT_JS = """() => new Promise((resolve) => {
 })"""
 
 
+def _edit(port: int, path: Path, text: str, marker: str, log: Path, done: str, settle: float = 30) -> float:
+    """Save ``path`` with ``marker`` in the statement; seconds until the served /35/ carries it
+    (then the server's rebuild is let finish, for at most ``settle`` seconds)."""
+    before = _done(log, done)
+    start = _save(path, text.replace(STATEMENT, f"{STATEMENT[:-1]}, {marker}."))
+    took = _until(port, "/35/", marker.encode()) - start
+    _finished(log, done, before, settle)
+    return took
+
+
+def serve(work: Path, bank: Path, port: int, cache: Path | None = None, wait: float = 120) -> subprocess.Popen:
+    """``python -m site_builder serve`` on ``bank``, once it serves /35/ (``cache``: its .cache/ folder;
+    ``wait``: for its first full build)."""
+    return _start(
+        [sys.executable, "-m", "site_builder", "--entries", str(bank), "serve", "--port", str(port)]
+        + ["--out", str(work / f"site-of-{bank.name}")],
+        work,
+        "/35/",
+        port,
+        {"DERIVATION_BANK_CACHE": str(cache)} if cache else None,
+        wait,
+    )
+
+
+def edits_served(work: Path, bank: Path, edits: int, cache: Path | None = None) -> dict:
+    """Ours alone on a copy of ``bank`` (a larger generated one, say): save to rebuilt, as ``measure``
+    times it; {"ours": percentiles, "edits", "entries", "load"}."""
+    copy = work / f"serve-{bank.name}"
+    shutil.copytree(bank, copy)
+    kv = next(copy.glob("35-*.yaml"))
+    kv_text = kv.read_text(encoding="utf-8")
+    assert STATEMENT in kv_text, "choose another statement to edit"
+    port = _port()
+    ours = serve(work, copy, port, cache, wait=900)  # a larger bank's first full build, on a loaded machine
+    log, times = work / f"server-{port}.log", []
+    try:
+        for i in range(edits):
+            # The whole site of a larger bank is written long after its page: the next edit waits for it.
+            times.append(_edit(port, kv, kv_text, f"saved edit {i} of ours", log, DONE["ours"], settle=600))
+    finally:
+        ours.terminate()
+        ours.wait(timeout=30)
+    entries = sum(1 for p in copy.glob("*.yaml") if not p.name.startswith("_"))
+    return {"ours": percentiles(times), "edits": edits, "entries": entries, "load": os.getloadavg()}
+
+
 def measure(work: Path, edits: int) -> dict:
     """{"ours": [s], "mkdocs": [s], "reloaded": [s], "edits", "pages"...}: seconds from the save."""
     from playwright.sync_api import sync_playwright
@@ -125,13 +178,7 @@ def measure(work: Path, edits: int) -> dict:
     md_text = md.read_text(encoding="utf-8")
     assert STATEMENT in md_text
     ours_port, mk_port = _port(), _port()
-    ours = _start(
-        [sys.executable, "-m", "site_builder", "--entries", str(bank), "serve", "--port", str(ours_port)]
-        + ["--out", str(work / "serve-site")],
-        work,
-        "/35/",
-        ours_port,
-    )
+    ours = serve(work, bank, ours_port)
     mkdocs = _start(
         [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{mk_port}"],
         project,
@@ -143,14 +190,10 @@ def measure(work: Path, edits: int) -> dict:
     try:
         _finished(logs["mkdocs"], "Serving on", 0)
         for i in range(edits):  # interleaved: both meet the same machine state
-            marker, before = f"saved edit {i} of ours", _done(logs["ours"], DONE["ours"])
-            start = _save(kv, kv_text.replace(STATEMENT, f"{STATEMENT[:-1]}, {marker}."))
-            times["ours"].append(_until(ours_port, "/35/", marker.encode()) - start)
-            _finished(logs["ours"], DONE["ours"], before)
-            marker, before = f"saved edit {i} of mkdocs", _done(logs["mkdocs"], DONE["mkdocs"])
-            start = _save(md, md_text.replace(STATEMENT, f"{STATEMENT[:-1]}, {marker}."))
-            times["mkdocs"].append(_until(mk_port, "/35/", marker.encode()) - start)
-            _finished(logs["mkdocs"], DONE["mkdocs"], before)
+            times["ours"].append(_edit(ours_port, kv, kv_text, f"saved edit {i} of ours", logs["ours"], DONE["ours"]))
+            times["mkdocs"].append(
+                _edit(mk_port, md, md_text, f"saved edit {i} of mkdocs", logs["mkdocs"], DONE["mkdocs"])
+            )
         mkdocs.terminate()
         mkdocs.wait(timeout=30)
         with sync_playwright() as p:

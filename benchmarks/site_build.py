@@ -1,5 +1,6 @@
-"""Build speed: our full build, against its 1 s target; and the MkDocs project of the same
-statements that serve_edit.py runs `mkdocs serve` on."""
+"""Build speed: our full build, against its 1 s target; how it grows, the bank against one ten
+times larger (scaled_bank.py); and the MkDocs project of the same statements that serve_edit.py
+runs `mkdocs serve` on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.common import summary
+from benchmarks import scaled_bank
+from benchmarks.common import fmt, summary
 from site_builder.errors import Problems
 from site_builder.load.load import load_all
 
@@ -77,3 +79,81 @@ def measure(work: Path, runs: int) -> dict:
         "ours_full": summary(full),
         "floor": summary(floor),
     }
+
+
+FACTOR = 10  # how much larger the generated bank is
+
+
+def scaling(work: Path, runs: int, factor: int = FACTOR) -> dict:
+    """The full build of the bank and of one ``factor`` times larger (scaled_bank.generate),
+    runs interleaved, each cache warm: the larger bank's own .cache/ (a copy of ours, so its copies'
+    YAML and QR codes are all it adds, made by a first build), ours left as it is.
+    {"one", "many": summary, "bank": the generated folder, "cache": its cache, "entries", ...}."""
+    bank = work / f"bank-{factor}x"
+    made = scaled_bank.generate(bank, factor)
+    cache = work / f"cache-{factor}x"
+    if (ROOT / ".cache").exists():
+        shutil.copytree(ROOT / ".cache", cache)
+    larger = {**os.environ, "DERIVATION_BANK_CACHE": str(cache)}
+    one_cmd = [*OURS, "build", "--out", str(work / "out-1x")]
+    many_cmd = [*OURS, "--entries", str(bank), "build", "--out", str(work / f"out-{factor}x")]
+    _timed(one_cmd, ROOT)
+    _timed(many_cmd, ROOT, larger)  # fills the larger bank's cache
+    one, many = [], []
+    for _ in range(runs):
+        one.append(_timed(one_cmd, ROOT))
+        many.append(_timed(many_cmd, ROOT, larger))
+    return {
+        "factor": factor,
+        "one": summary(one),
+        "many": summary(many),
+        "bank": bank,
+        "cache": cache,
+        "entries": made["entries"],
+        "plans": made["plans"],
+        "pages": sum(1 for _ in (work / f"out-{factor}x").rglob("index.html")),
+        "load": os.getloadavg(),
+    }
+
+
+def scaling_report(found: dict, served: dict) -> tuple[list[tuple[str, bool, str]], list[str]]:
+    """(target rows, the report's section) from ``scaling``'s figures and serve's on the larger
+    bank (serve_edit.edits_served)."""
+    n, one, many, ours = found["factor"], found["one"], found["many"], served["ours"]
+    grew = many["median"] / one["median"]
+    ms = lambda s: f"{s * 1000:.0f} ms"  # noqa: E731
+    load = lambda avg: f"{avg[0]:.1f}, {avg[1]:.1f}, {avg[2]:.1f}"  # noqa: E731
+    targets = [
+        (
+            f"Full build of a bank {n}× larger ≤ {n}× the bank's",
+            grew <= n,
+            f"{grew:.1f}× ({many['median']:.2f} s against {one['median']:.2f} s)",
+        ),
+        (
+            f"An entry edit on the page ≤ 100 ms after the save, in a bank {n}× larger (p95, served)",
+            ours["p95"] <= 0.1,
+            f"p50 {ms(ours['p50'])}, p95 {ms(ours['p95'])}",
+        ),
+    ]
+    section = [
+        "## How cost grows",
+        "",
+        f"A bank {n} times larger, generated from copies of the real entries and plans "
+        f"(`benchmarks/scaled_bank.py`: {found['entries']} entries, {found['plans']} plans, built into "
+        f"{found['pages']} pages; each copy a toolkit entry with its own id, file and case ids, its versions the "
+        "original's), built by the same command as the bank, runs interleaved, both caches warm:",
+        "",
+        "| full build | time | against the bank |",
+        "|---|---|---|",
+        f"| the bank | {fmt(one)} | 1× |",
+        f"| {n}× the bank | {fmt(many)} | **{grew:.1f}×** |",
+        "",
+        f"`serve` on a copy of the larger bank ({served['entries']} entries), `/35/`'s statement edited "
+        f"{served['edits']} times as above: save to rebuilt p50 {ms(ours['p50'])}, p95 {ms(ours['p95'])}, "
+        f"max {ms(ours['max'])} (n={ours['n']}).",
+        "",
+        f"Load average (1, 5, 15 min) after the builds: {load(found['load'])}; after the edits: "
+        f"{load(served['load'])}; on {os.cpu_count()} cores.",
+        "",
+    ]
+    return targets, section

@@ -149,16 +149,28 @@ def _chapters(d: Draft, problems: Problems) -> None:
 
 
 def _versions(d: Draft, problems: Problems) -> None:
-    """Every entry's, preset's and plan's numbered versions; what determines the numbers is its newest one's."""
-    d.versions = load_versions(
-        d.root, d.entries, problems
-    )  # one small file: read anew, so serve checks it as a build does
-    check_versions(d.versions, d.entries, d.presets, problems, d.plans)
+    """Every entry's, preset's and plan's numbered versions; what determines the numbers is its
+    newest one's.  The file is read anew, so serve checks it as a build does; a rebuild takes the
+    fingerprints of the entries read anew and of the plans checked anew (``_plans``), the others'
+    being what they were when the last good bank passed."""
+    d.versions = load_versions(d.root, d.entries, problems)
+    only = None
+    if not d.whole:
+        only = d.touched | {pid for pid, checked in d.plans.items() if checked is not d.old.plans.get(pid)}
+    check_versions(d.versions, d.entries, d.presets, problems, d.plans, only=only)
 
 
 def _plans(d: Draft, problems: Problems) -> None:
-    """The plans (entries/plans/), checked against the bank's entries as they now are."""
-    d.plans = load_plans(d.root, d.entries, d.calculators, d.presets, problems)
+    """The plans (entries/plans/), checked against the bank's entries as they now are.  A rebuild
+    (whose plan files are unchanged: an edit to one is a full build) checks again only the plans
+    that run an entry read anew; the others' verdict and calculators hold as they were."""
+    touched = d.touched
+    kept = (
+        None
+        if d.whole
+        else {pid: p for pid, p in d.old.plans.items() if not any(s.entry_key in touched for s in p[0].steps)}
+    )
+    d.plans = load_plans(d.root, d.entries, d.calculators, d.presets, problems, kept)
 
 
 def _typeset(d: Draft, problems: Problems) -> None:

@@ -219,7 +219,7 @@ def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
         )
         return None
     try:
-        calc.run({})
+        calc.remembered({})  # the defaults, run once: every check and the page read them
     except DomainError as exc:
         said = exc.message if exc.name == "inputs" else str(exc)
         problems.add(entry.where.path, entry.block_lines["formula"], f"the formula rejects the defaults: {said}")
@@ -246,7 +246,7 @@ def _question_problem(entry: Entry, calc: Calculator, question: dict) -> str | N
     if split_format(outputs[output].format)[0] not in NUMERIC:
         return f"output: {output} is written as {outputs[output].format}, not as a number"
     try:
-        value = calc.run({})["outputs"][output]["value"]
+        value = calc.remembered({})["outputs"][output]["value"]
     except Exception:
         return None  # the defaults' failure is reported already
     if not _numeric(value):
@@ -411,7 +411,7 @@ def _check_plots(entry: Entry, calc: Calculator, problems: Problems) -> None:
     if not entry.plots:
         return
     try:
-        defaults = calc.run({})["outputs"]
+        defaults = calc.remembered({})["outputs"]
     except Exception:
         return  # the defaults' failure is reported already
     domains = {d.name: d for d in calc.domains}
@@ -486,7 +486,7 @@ def _check_feeds(entries: list[Entry], calculators: dict, problems: Problems) ->
             if bad:
                 continue
             try:
-                fed = feed_query({"url": "", "inputs": feed.inputs}, source.run({}))
+                fed = feed_query({"url": "", "inputs": feed.inputs}, source.remembered({}))
             except Exception:
                 continue  # the source's defaults fail: reported already
             try:

@@ -15,8 +15,7 @@ from ..load.fill import filled, offered, resolve_case_presets
 from ..load.fill import read as read_fill
 from ..load.plan import Plan, PlanOutput, Step
 from ..load.presets import fields
-from ..load.yamlfile import Tree as _Tree
-from ..load.yamlfile import compose, schema_errors
+from ..load.yamlfile import read, schema_errors
 from ..runtime import units as unit_table
 from ..runtime.domain import Domain, DomainError
 from ..runtime.page import RESERVED
@@ -33,13 +32,11 @@ def plan_files(entries_dir: Path) -> list[Path]:
 
 def load_plan(path: Path, problems: Problems) -> Plan | None:
     """One plan file as a typed Plan (not yet checked against the bank), or None with its problems."""
-    found = compose(path, problems, "a plan needs the keys listed in docs/plans.md")
+    before = len(problems)
+    found = read(path, problems, "a plan needs the keys listed in docs/plans.md")
     if found is None:
         return None
-    text, node = found
-    tree = _Tree(path, problems)
-    before = len(problems)
-    raw = tree.build(node)
+    text, raw, tree = found
     if not isinstance(raw, dict):
         problems.add(path, 1, "plan: expected a mapping of keys (docs/plans.md)")
         return None
@@ -388,7 +385,7 @@ def check_plan(
     plan = replace(plan, outputs=outputs, order=order)
     calc = PlanCalculator(plan.spec(entries), calculators)
     try:
-        calc.run({})
+        calc.remembered({})
     except DomainError as exc:
         where = plan.at("inputs") if exc.name == "inputs" else next(i for i in plan.inputs if i.name == exc.name).where
         _add(problems, where, f"the defaults are rejected: {exc}")
@@ -396,7 +393,7 @@ def check_plan(
     for kind, chosen in offered(plan, presets).items():
         for preset in chosen:
             try:
-                calc.run(filled(plan, preset))
+                calc.remembered(filled(plan, preset))  # kept: the page's departures read it
             except DomainError as exc:
                 where = plan.at("fill", kind, exc.name) if exc.name != "inputs" else plan.at("fill", kind)
                 _add(problems, where, f"fill.{kind}: preset {preset.id!r} gives inputs the plan rejects: {exc}")
@@ -407,11 +404,22 @@ def check_plan(
     return plan, calc
 
 
-def load_plans(entries_dir: Path, bank_entries: list, calculators: dict, presets: dict, problems: Problems) -> dict:
-    """plan id -> (Plan, PlanCalculator) for every plan file that loads and checks."""
+def load_plans(
+    entries_dir: Path,
+    bank_entries: list,
+    calculators: dict,
+    presets: dict,
+    problems: Problems,
+    kept: dict | None = None,
+) -> dict:
+    """plan id -> (Plan, PlanCalculator) for every plan file that loads and checks; ``kept``: plans
+    checked before whose verdict still holds (their files and entries unchanged), taken as they are."""
     entries = {e.key: e for e in bank_entries}
     found = {}
     for path in plan_files(entries_dir):
+        if kept and path.stem in kept:  # a plan's id is its file's name
+            found[path.stem] = kept[path.stem]
+            continue
         plan = load_plan(path, problems)
         if plan is None:
             continue

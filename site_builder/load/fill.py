@@ -79,7 +79,7 @@ def departures(entry: Entry, preset: Preset, calc: Calculator | None = None) -> 
     outputs = [o.spec() for o in entry.outputs if o.counted]
     if preset.kind != "model" or not outputs or not offers(entry, preset):
         return ""
-    run = (calc or Calculator(entry.spec())).run(filled(entry, preset))
+    run = (calc or Calculator(entry.spec())).remembered(filled(entry, preset))  # the check ran it
     values = {name: value.value for name, value in preset.values.items()}
     return _departures(outputs, run["outputs"], values, preset.name, preset_architecture(preset))
 
@@ -90,7 +90,7 @@ def plan_departures(plan, calc, preset: Preset) -> str:
     counted = {key: [o for o in c.outputs if o.get("counted")] for key, c in calc.calculators.items() if c.outputs}
     if preset.kind != "model" or not any(counted.values()) or not offers(plan, preset):
         return ""
-    run = calc.run(filled(plan, preset))
+    run = calc.remembered(filled(plan, preset))  # the plan's check ran it
     values = {name: value.value for name, value in preset.values.items()}
     arch = preset_architecture(preset)
     for step in run["steps"].values():
@@ -191,7 +191,7 @@ def check_fill(entries: list[Entry], presets: dict, calculators: dict, problems:
         for kind, chosen in offered(entry, presets).items():
             for preset in chosen:
                 try:
-                    calc.run(filled(entry, preset))
+                    calc.remembered(filled(entry, preset))  # kept: "Every model" and the page read it
                 except Exception as exc:  # a DomainError names the input; anything else is the formula's
                     where = entry.at("fill", kind, getattr(exc, "name", ""))  # that input's fill line
                     problems.add(

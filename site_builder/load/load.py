@@ -54,13 +54,11 @@ def schema_errors(raw: dict, text: str) -> list[tuple[tuple, str]]:
 
 def load_file(path: Path, problems: Problems) -> Entry | None:
     """One entry file, or None (with problems recorded) when it cannot be read into an Entry."""
-    found = compose(path, problems, "an entry needs the keys listed in docs/entry-format.md")
+    before = len(problems)
+    found = yamlfile.read(path, problems, "an entry needs the keys listed in docs/entry-format.md")
     if found is None:
         return None
-    text, node = found
-    tree = Tree(path, problems)
-    before = len(problems)
-    raw = tree.build(node)
+    text, raw, tree = found
     for at, message in schema_errors(raw, text):
         problems.add(path, tree.line(at), message)
     if len(problems) > before:

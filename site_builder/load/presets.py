@@ -26,7 +26,7 @@ from .model_architecture import (
     counts,
     missing,
 )
-from .yamlfile import Tree, compose, read_schema, schema_errors
+from .yamlfile import Tree, read, read_schema, schema_errors
 
 SCHEMA_PATH = Path(__file__).with_name("preset.schema.json")
 KINDS = {"model": "models", "hardware": "hardware"}
@@ -352,13 +352,11 @@ def preset_architecture(preset: Preset):
 
 
 def load_preset(path: Path, problems: Problems) -> Preset | None:
-    found = compose(path, problems, "a preset needs the keys listed in docs/presets.md")
+    before = len(problems)
+    found = read(path, problems, "a preset needs the keys listed in docs/presets.md")
     if found is None:
         return None
-    text, node = found
-    tree = Tree(path, problems)
-    before = len(problems)
-    raw = tree.build(node)
+    text, raw, tree = found
     if not isinstance(raw, dict):
         problems.add(path, 1, "a preset is a mapping of keys; see docs/presets.md")
         return None

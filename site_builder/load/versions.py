@@ -25,8 +25,7 @@ from ..errors import Problems
 from ..runtime.architecture import SHAPES
 from ..runtime.calculator import Calculator
 from .entry import Entry, Where
-from .yamlfile import Tree as _Tree
-from .yamlfile import compose
+from .yamlfile import read
 
 FILE = "_versions.yaml"
 PARTS = ("formula", "inputs", "outputs")  # what determines an entry's numbers, fingerprinted apart
@@ -176,11 +175,10 @@ def load_versions(root: Path, entries: list[Entry], problems: Problems) -> Versi
     path = Path(root) / FILE
     if not path.exists():
         return unversioned(entries)
-    found = compose(path, problems, "expected 'releases:', 'entries:', 'presets:' and 'plans:'")
+    found = read(path, problems, "expected 'releases:', 'entries:', 'presets:' and 'plans:'")
     if found is None:
         return unversioned(entries)
-    tree = _Tree(path, problems)
-    raw = tree.build(found[1])
+    _, raw, tree = found
     if not isinstance(raw, dict) or not isinstance(raw.get("releases"), list):
         problems.add(path, 1, "expected 'releases:' (a list), 'entries:', 'presets:' and 'plans:' (mappings)")
         return unversioned(entries)
@@ -260,10 +258,17 @@ def _history(path, tree, at, items, releases, problems) -> tuple[Version, ...]:
 
 
 def check_versions(
-    versions: Versions, entries: list[Entry], presets: dict, problems: Problems, plans: dict | None = None
+    versions: Versions,
+    entries: list[Entry],
+    presets: dict,
+    problems: Problems,
+    plans: dict | None = None,
+    only: set | None = None,
 ) -> None:
     """Every entry, preset and plan has versions; the newest one's fingerprint is what the entry
-    (preset, plan) is now; each superseded entry version keeps the spec its fingerprint was taken of."""
+    (preset, plan) is now; each superseded entry version keeps the spec its fingerprint was taken of.
+    ``only``: the keys of the entries and plans whose fingerprints to take (a rebuild's: the others'
+    are what they were when the last good bank passed)."""
     if versions.path is None:
         return
     path = versions.path
@@ -272,8 +277,8 @@ def check_versions(
         if key not in keys:
             problems.add(path, history[0].where.line if history else 1, f"entries.{key}: no entry has the id {key}")
     for entry in entries:
-        history = versions.of(entry.key)
-        _gate_entry(entry, history, path, problems)
+        if only is None or entry.key in only:
+            _gate_entry(entry, versions.of(entry.key), path, problems)
     listed = {f"{kind}/{pid}": preset for kind, by_id in presets.items() for pid, preset in by_id.items()}
     for key, history in versions.presets.items():
         if key not in listed:
@@ -293,15 +298,17 @@ def check_versions(
                 f"with fingerprint {flow(now)}",
             )
     if plans is not None:  # (the plans are gated once they are loaded: bank.STEPS)
-        _gate_plans(versions, {e.key: e for e in entries}, plans, problems)
+        _gate_plans(versions, {e.key: e for e in entries}, plans, problems, only)
 
 
-def _gate_plans(versions: Versions, entries: dict, plans: dict, problems: Problems) -> None:
+def _gate_plans(versions: Versions, entries: dict, plans: dict, problems: Problems, only: set | None = None) -> None:
     path = versions.path
     for key, history in versions.plans.items():
         if key not in plans:
             problems.add(path, history[0].where.line if history else 1, f"plans.{key}: no plan is {key}")
     for key, (plan, _) in sorted(plans.items()):
+        if only is not None and key not in only:
+            continue  # its fingerprint is what it was when the last good bank passed
         history = versions.plans.get(key, ())
         now = plan_fingerprint(plan, entries)
         if not history:

@@ -7,8 +7,12 @@ neither.  YAML is parsed once here.  Problems are collected, never raised one at
 
 from __future__ import annotations
 
+import datetime
 import json
+import marshal
+import os
 import re
+import sys
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -16,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from ..cache import Cache, key
+from ..cache import FOLDER, Cache, key
 from ..errors import Problems
 
 if TYPE_CHECKING:
@@ -187,6 +191,11 @@ def compose(path: Path, problems: Problems, empty: str) -> tuple[str, yaml.Node]
     except (OSError, UnicodeDecodeError) as exc:
         problems.add(path, 1, f"cannot read: {exc}")
         return None
+    node = _compose_text(path, text, problems, empty)
+    return None if node is None else (text, node)
+
+
+def _compose_text(path: Path, text: str, problems: Problems, empty: str) -> yaml.Node | None:
     try:
         node = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
@@ -197,14 +206,71 @@ def compose(path: Path, problems: Problems, empty: str) -> tuple[str, yaml.Node]
     if node is None:
         problems.add(path, 1, f"empty file; {empty}")
         return None
-    return text, node
+    return node
+
+
+# What a parse depends on besides the text: this module's reading of nodes, and the parser.
+PARSED_BY = ("tree-2", yaml.__version__, LOADER.__name__, sys.version)
+
+
+def _to_tuple(value):
+    return ("date", value.isoformat()) if type(value) is datetime.date else value
+
+
+def _from_tuple(value):
+    return datetime.date.fromisoformat(value[1]) if isinstance(value, tuple) else value
+
+
+def _dates(data, change):
+    """``data`` with ``change`` applied to every leaf: the same object when nothing changed."""
+    if isinstance(data, dict):
+        out = {k: _dates(v, change) for k, v in data.items()}
+        return data if all(out[k] is data[k] for k in data) else out
+    if isinstance(data, list):
+        out = [_dates(v, change) for v in data]
+        return data if all(a is b for a, b in zip(out, data)) else out
+    return change(data)
 
 
 def read(path: Path, problems: Problems, empty: str) -> tuple[str, dict | list | object, Tree] | None:
-    """A YAML file's text, its plain data and its tree of lines, or None with the problem recorded."""
-    found = compose(path, problems, empty)
+    """A YAML file's text, its plain data and its tree of lines, or None with the problem recorded.
+
+    Parsing is most of the time a build spends reading, and depends only on the text: a file
+    parsed before without a problem is read back from .cache/yaml/ (one file per text, as marshal
+    writes plain data: a YAML date is kept as a tuple, which plain YAML data never holds, and a
+    file whose parse recorded a problem is parsed every time)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.add(path, 1, f"cannot read: {exc}")
+        return None
+    k = key(*PARSED_BY, text)
+    kept = FOLDER / "yaml" / f"{k}.marshal"
+    try:
+        raw, lines, block_lines, dated = marshal.loads(kept.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    else:
+        tree = Tree(path, problems)
+        tree.lines, tree.block_lines = lines, block_lines
+        return text, _dates(raw, _from_tuple) if dated else raw, tree
+    found = _compose_text(path, text, problems, empty)
     if found is None:
         return None
-    text, node = found
     tree = Tree(path, problems)
-    return text, tree.build(node), tree
+    before = len(problems)
+    raw = tree.build(found)
+    if len(problems) == before:
+        plain = _dates(raw, _to_tuple)
+        try:
+            data = marshal.dumps((plain, tree.lines, tree.block_lines, plain is not raw))
+        except ValueError:  # a YAML type marshal cannot write (a timestamp, binary): parsed every time
+            return text, raw, tree
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            tmp = kept.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, kept)
+        except OSError:
+            pass  # a read-only checkout reads without a cache
+    return text, raw, tree

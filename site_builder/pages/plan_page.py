@@ -34,7 +34,7 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
     drawn = dataflow.diagrams(plans)
     files = {}
     for plan, calc in plans.values():
-        run = calc.run({})
+        run = calc.remembered({})
         used = calc.entries_used()
         version = renderer.versions.plan_current(plan.id)
         spec = dict(calc.spec)

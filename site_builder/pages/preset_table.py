@@ -25,7 +25,7 @@ FILE = "every-{kind}.json"
 
 def columns(entry: Entry, calc: Calculator) -> list[dict]:
     """The results a table shows: the headlines, then the other outputs whose value is one number."""
-    run = calc.run({})
+    run = calc.remembered({})
     heads = list(entry.headlines)
     ordered = [o for o in entry.outputs if o.name in heads] + [o for o in entry.outputs if o.name not in heads]
     single = [o for o in ordered if isinstance(run["outputs"][o.name]["value"], (int, float))]
@@ -43,7 +43,7 @@ def row(entry: Entry, calc: Calculator, preset: Preset, shown: list[dict]) -> di
     if not offers(entry, preset):
         return {**out, "why": _why_not(entry, preset)}
     try:
-        run = calc.run(filled(entry, preset))
+        run = calc.remembered(filled(entry, preset))  # run once by the check (fill.check_fill)
     except Exception as exc:  # a DomainError names the input; anything else is the formula's
         name = getattr(exc, "name", "")
         return {**out, "why": f"not computed: {name + ': ' if name else ''}{getattr(exc, 'message', exc)}"}

@@ -106,6 +106,17 @@ class Renderer:
         self.chapter_notes = chapters or {}
         self.by_key = {e.key: e for e in entries}
         self.by_url = {e.url: e for e in entries}
+        # Each entry's neighbours among its own kind (the bank's, the toolkit's), and the entries
+        # that name it related: found once, not by a walk of the whole bank per page.
+        self.neighbours: dict[str, tuple] = {}
+        for in_bank in (True, False):
+            kind = [e for e in entries if e.in_bank == in_bank]
+            for i, e in enumerate(kind):
+                self.neighbours[e.key] = (kind[i - 1] if i > 0 else None, kind[i + 1] if i + 1 < len(kind) else None)
+        self.relating: dict = {}
+        for e in entries:
+            for ref in dict.fromkeys(e.related):
+                self.relating.setdefault(ref, []).append(e)
         self.math = math
         self.assets = assets
         self.site_url = site_url
@@ -341,10 +352,10 @@ class Renderer:
         citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
         first = entry.inputs[0]
         example = f"{first.name}={write_input(first.default)}"
-        bank = [e for e in self.entries if e.in_bank == entry.in_bank]
-        i = bank.index(entry)
+        previous, following = self.neighbours[entry.key]
         related = [self.by_key[str(k)] for k in entry.related if str(k) in self.by_key]
-        cited_by = [e for e in self.entries if entry.id in e.related and e.key not in {r.key for r in related}]
+        named = {r.key for r in related}
+        cited_by = [e for e in self.relating.get(entry.id, []) if e.key not in named]
         # Each feed's target, and the link carrying this entry's values at the defaults there.
         feeds = [
             {"entry": self.by_key[str(feed.entry)], "label": feed.label, "inputs": feed.inputs, "href": href}
@@ -370,8 +381,8 @@ class Renderer:
                 if i.type != "choice"
             },
             case_queries={case.id: page.case_query(case.inputs, case.inverse) for case in entry.cases},
-            previous=bank[i - 1] if i > 0 else None,
-            next=bank[i + 1] if i + 1 < len(bank) else None,
+            previous=previous,
+            next=following,
             related=related,
             cited_by=cited_by,
             feeds=feeds,

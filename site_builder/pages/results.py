@@ -43,7 +43,7 @@ def results(entry: Entry, calc: Calculator, qr: str = "") -> Results:
             f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
         )
         raise BuildFailed(problems) from None
-    return Results(calc.run({}), _case_rows(entry, calc), sweeps, elasticities, qr)
+    return Results(calc.remembered({}), _case_rows(entry, calc), sweeps, elasticities, qr)
 
 
 def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:

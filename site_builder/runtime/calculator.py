@@ -18,6 +18,7 @@ import ast
 import json
 import math
 from fractions import Fraction
+from functools import lru_cache
 from urllib.parse import urlencode
 
 from . import page
@@ -55,10 +56,16 @@ class FormulaError(Exception):
 
 def formula_problems(source: str) -> list[tuple[int, str]]:
     """(line, message) for each reason ``source`` is not a valid formula; [] when it is."""
+    return list(_formula_problems(source))
+
+
+@lru_cache(maxsize=256)
+def _formula_problems(source: str) -> tuple[tuple[int, str], ...]:
+    """``formula_problems``, parsed once per source: the check asks before it compiles, and compiling asks again."""
     try:
         tree = ast.parse(source, mode="exec")
     except SyntaxError as exc:
-        return [(exc.lineno or 1, f"formula does not compile: {exc.msg}")]
+        return ((exc.lineno or 1, f"formula does not compile: {exc.msg}"),)
     problems = []
     for node in ast.walk(tree):
         names = []
@@ -73,7 +80,7 @@ def formula_problems(source: str) -> list[tuple[int, str]]:
     computes = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "compute"]
     if not computes:
         problems.append((1, "formula defines no top-level function compute(...)"))
-    return problems
+    return tuple(problems)
 
 
 def compile_formula(source: str, label: str = "formula"):

@@ -73,6 +73,12 @@ def read_exact(text: str) -> Fraction:
     """The exact rational value of ``text``; NumberError when it is not a number."""
     if not isinstance(text, str):
         raise NumberError(f"expected text, got {type(text).__name__}")
+    return _read_exact(text)
+
+
+@lru_cache(maxsize=4096)
+def _read_exact(text: str) -> Fraction:
+    """``read_exact`` of a text, read once: a build reads each default and preset value thousands of times."""
     s = text.strip().replace("\u2009", "").replace("\u202f", "").replace("{,}", ",")
     if not s:
         raise NumberError("empty")
@@ -492,6 +498,18 @@ def write_input(value) -> str:
         return value
     if isinstance(value, (list, tuple)):
         return ", ".join(write_input(v) for v in value)
+    if isinstance(value, (int, float)):
+        return _write_number(value)
+    return _write_input(value)
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: True, 1 and 1.0 are written apart
+def _write_number(value: int | float) -> str:
+    """``write_input`` of a number, written once: a build writes each default and preset value thousands of times."""
+    return _write_input(value)
+
+
+def _write_input(value) -> str:
     if isinstance(value, float) and math.isfinite(value):
         value = float(f"{value:.12g}")  # no floating-point noise: 5.000000000000001 is written 5
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..load.entry import Entry
 from . import markdown
@@ -89,6 +90,13 @@ def _lettered(argument: str) -> bool:
 
 def symbols(tex: str) -> list[Found]:
     """Every symbol written in one TeX fragment, in order."""
+    return list(_symbols(tex))
+
+
+@lru_cache(maxsize=8192)
+def _symbols(tex: str) -> tuple[Found, ...]:
+    """``symbols``, read once per fragment: the notation, the search index and each page's
+    statement read the same few thousand fragments again and again."""
     found, k = [], 0
     while k < len(tex):
         ch = tex[k]
@@ -132,7 +140,7 @@ def symbols(tex: str) -> list[Found]:
         head = f"\\{accent}{{{base}}}" if accent else base
         canonical = head + (f"_{{{sub}}}" if sub else "") + (f"^{{{sup}}}" if sup else "")
         found.append(Found(tex[start:k], canonical, base, start, k))
-    return found
+    return tuple(found)
 
 
 def name(canonical: str) -> str:

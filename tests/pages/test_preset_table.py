@@ -108,5 +108,7 @@ def test_a_preset_the_entry_rejects_is_a_row_with_the_reason(loaded):
                 raise DomainError("L", "must be at most 4")
             return calc.run(raw)
 
+        remembered = run  # the table reads the run the check made
+
     row = preset_table.row(entry, Refusing(), presets["model"]["llama-3-70b"], preset_table.columns(entry, calc))
     assert row["why"] == "not computed: L: must be at most 4"
