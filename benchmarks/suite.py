@@ -37,13 +37,14 @@ def _run(target: str) -> dict:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=dict(os.environ, PYTEST_ADDOPTS=f"-q -p no:cacheprovider --durations={SLOWEST}"),
+        env=dict(os.environ, PYTEST_ADDOPTS=f"-q -rfE -p no:cacheprovider --durations={SLOWEST}"),
     )
     wall = time.monotonic() - started
     lines = done.stdout.splitlines()
     summary = next((line.strip("= ") for line in reversed(lines) if re.search(r"\d+ (passed|failed)", line)), "")
     slowest = [m.groups() for m in (re.match(r"\s*([\d.]+)s (call|setup|teardown)\s+(\S+)", x) for x in lines) if m]
-    return {"wall": wall, "summary": summary, "slowest": slowest, "code": done.returncode}
+    failed = [x.strip() for x in lines if x.startswith(("FAILED ", "ERROR "))]  # pytest's -rfE summary
+    return {"wall": wall, "summary": summary, "slowest": slowest, "code": done.returncode, "failed": failed}
 
 
 def measure() -> dict:
@@ -56,6 +57,7 @@ def measure() -> dict:
         "summary": "; ".join(f"make {t}: {r['summary'] or 'no summary'}" for t, r in runs.items()),
         "commands": {t: r["wall"] for t, r in runs.items()},
         "slowest": slowest,
+        "failed": [f for r in runs.values() for f in r.get("failed", [])],
         "code": max(r["code"] for r in runs.values()),
         "load": load,
     }
@@ -74,7 +76,12 @@ def section(found: dict) -> str:
         f"{f' ({each})' if each else ''} — {found['summary'] or 'no summary'}.\n\n"
         f"| target | met | measured |\n|---|---|---|\n"
         f"| The suite in at most 10 minutes on a 2-core machine | {met} | {clock(found['wall'])} |\n\n"
-        f"The slowest tests:\n\n| time | phase | test |\n|---|---|---|\n{rows}\n{END}\n"
+        + (
+            "Failed in this run:\n\n" + "".join(f"- `{f}`\n" for f in found["failed"]) + "\n"
+            if found.get("failed")
+            else ""
+        )
+        + f"The slowest tests:\n\n| time | phase | test |\n|---|---|---|\n{rows}\n{END}\n"
     )
 
 

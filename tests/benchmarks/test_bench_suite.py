@@ -20,3 +20,6 @@ def test_the_suite_section_is_written_once_and_kept(tmp_path):
     )
     assert "| 160.6 s | call | `t.py::a` |" in text
     assert suite.kept(text).startswith(suite.BEGIN) and suite.kept("# no section\n") == ""
+    assert "Failed in this run" not in text
+    suite.write(out, {**found, "code": 1, "failed": ["FAILED t.py::b - AssertionError"]})
+    assert "- `FAILED t.py::b - AssertionError`" in out.read_text() and "| ✗ |" in out.read_text()
