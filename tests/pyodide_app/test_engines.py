@@ -495,12 +495,12 @@ def test_the_embed_card_fills_its_slide_plain_and_filled_by_a_preset(fresh, serv
     try:
         fresh.goto(server.url + "/35/?embed=1&no_such_input=1")
         fresh.wait_for("document.fonts.status === 'loaded' && document.getElementById('notice').textContent !== ''")
-        fresh.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        # the card's own signal that embed.js (loaded on demand) has fitted it; measuring forces the layout
+        fresh.wait_for("document.documentElement.dataset.embedFit", READY_S)
         check_card(fresh.evaluate(f"({MEASURE})('total')"), "/35/", 800, 450)
         url = "/16/?model=t5-11b"
         fresh.goto(f"{server.url}{url}&embed=1")
-        fresh.wait_for(f"({SETTLED})()", READY_S)
-        fresh.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
+        fresh.wait_for(f"({SETTLED})() && document.documentElement.dataset.embedFit", READY_S)
         first = set(fresh.evaluate(f"({SETS})({json.dumps({'model': 't5-11b'})})"))
         headline = fresh.evaluate("JSON.parse(document.getElementById('entry-spec').textContent).headline[0]")
         m = fresh.evaluate(f"({MEASURE})({headline!r})")
