@@ -225,6 +225,7 @@ let written = null;   // the state last published, on this page
 
 // The address bar follows ``state``; an open QR code follows with it (the "share-link" event).
 export function publish(state) {
+  if (leaving) return;   // the page is being left: the address is the next page's
   written = state;
   const query = writeLink(state);
   const local = location.pathname + (query ? `?${query}` : "") + location.hash;
@@ -252,9 +253,20 @@ export function shared({ card = false } = {}) {
   return pretty(base + (query ? `?${query}` : ""));
 }
 
-// Forget the page's published state (a new page starts from its own address).
-export function leave() {
+// A page being left writes no link.  Turbo's visit starts at the reader's click ("turbo:visit")
+// and writes the next page's address into the history just before it renders that page; a run of
+// the page being left that ends after then would write its own query on the next page's address,
+// which that page reads as its link.  So from a visit's start until the next page begins, nothing
+// is published (and a visit that renders no page gives the link back when it ends).
+let leaving = false;
+document.addEventListener("turbo:visit", () => { leaving = true; });
+document.addEventListener("turbo:load", () => { leaving = false; });
+
+// A page begins: it forgets the page before's published state (a new page starts from its own
+// address), and publishes its own from now on.
+export function begin() {
   written = null;
+  leaving = false;
 }
 
 // A query's [name, value] pairs, for a worked case's link (whose inputs the page loads).

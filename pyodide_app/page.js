@@ -19,7 +19,7 @@ import { setupPractice } from "./practice.js";
 import { setupInputs, showEchoes } from "./inputs.js";
 import { setupNotation } from "./notation.js";
 import { announce, setupAnnounce } from "./announce.js";
-import { carried, citedQuery, leave as leaveLink, linkPairs, publish, readLink, shared } from "./link.js";
+import { carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
 import { compareMenus, firstUse, heldChoices, presetMenus, solvePanel } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
@@ -489,7 +489,7 @@ function initPage() {
   unitMenus = [...document.querySelectorAll(".unit-menus select")];
   ready = false;
   sent = applied = 0;
-  leaveLink();
+  beginLink();
 
   // ---- the page's link, read once (link.js): every notice says what it ignored, as text
   defaults = {};

@@ -4,7 +4,7 @@
 // changed input, fills inputs from presets, and asks the plan backwards.  The page is complete
 // without this script: the answers for the defaults are in the HTML.
 import { running, runner } from "./python.js";
-import { leave, publish, readLink, shared } from "./link.js";
+import { begin, publish, readLink, shared } from "./link.js";
 import { announce, setupAnnounce } from "./announce.js";
 
 const WATCHDOG_MS = 3000;
@@ -168,13 +168,14 @@ function setupCardImage() {
   box.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-card]");
     if (button) {
-      import("./card.js").then(({ handCard }) => handCard(button, { spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
+      if (state) import("./card.js").then(({ handCard }) => handCard(button, { spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
     }
   });
 }
 
 async function recompute(byTyping = false) {
   const mine = state;
+  if (!mine) return;   // a late event on a page being left
   const sent = ++mine.sent;
   const status = document.getElementById("py-status");
   try {
@@ -260,6 +261,7 @@ function applyLink() {
 async function solveBackwards(event) {
   event.preventDefault();
   const mine = state;
+  if (!mine) return;
   const answer = document.getElementById("solve-answer");
   const question = {
     input: document.getElementById("solve-input").value,
@@ -293,7 +295,7 @@ function initPlan() {
   const specElement = document.getElementById("plan-spec");
   if (!specElement || done.has(specElement)) return;
   done.add(specElement);
-  leave();   // the link starts from this page's own address
+  begin();   // the link starts from this page's own address
   state = {
     spec: JSON.parse(specElement.textContent),
     root: document.querySelector("article.plan"),
@@ -309,6 +311,7 @@ function initPlan() {
   // menu is computed by its change event.
   form.addEventListener("input", (event) => { if (event.target.tagName !== "SELECT") recompute(true); });
   form.addEventListener("change", (event) => {
+    if (!state) return;   // a late event on a page being left
     if (event.target.dataset && event.target.dataset.kind) {
       if (event.target.value) applyPreset(event.target.dataset.kind, event.target.value);
       else delete state.filled[event.target.dataset.kind];
@@ -327,9 +330,15 @@ function initPlan() {
 
 initPlan();
 document.addEventListener("turbo:render", initPlan);
-// Leaving for another page: the page on its way says when its own Python is ready.
+// Leaving (a visit starts at the click; the page stays on screen until the next one renders): this
+// page's replies, its pending link and its signals are dropped, so that nothing it still had on
+// its way writes the next page's address or its answers (whose ids are the same).  The page on
+// its way says when its own Python is ready.
 document.addEventListener("turbo:visit", (event) => {
-  if (state && state.root.isConnected && new URL(event.detail.url).pathname !== state.path) {
+  if (!state) return;
+  if (state.root.isConnected && new URL(event.detail.url).pathname !== state.path) {
     delete document.documentElement.dataset.python;
   }
+  clearTimeout(linkTimer);
+  state = null;
 });

@@ -57,6 +57,46 @@ def test_fill_from_a_model_edit_follow_a_link_to_its_entry_and_back(page, server
     assert page.problems == []
 
 
+def test_a_plan_left_while_it_was_answering_writes_nothing_on_the_next_page(page, server):
+    """Turbo writes the next page's address as it renders it; the plan page stays on screen until
+    then, and an answer it was still computing (the click's own blur is a change) must not write
+    its query onto that address, which the entry page reads as its link."""
+    open_plan(page, server, "/plans/train/")
+    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")  # the click is a visit
+    page.fill("#in-b", "2")
+    page.wait_for_function("() => location.search.includes('b=2')")
+    href = page.get_attribute("#output-memory_device a.priced-by", "href")
+    page.evaluate("() => { window.leftForm = document.getElementById('plan-inputs'); }")
+    held = []  # entry 20's script: the next page is on screen and has not read its link yet
+
+    def hold(route):
+        held.append(route)
+
+    page.route("**/static/page.js*", hold)
+    page.click("#output-memory_device a.priced-by")
+    page.wait_for_function("() => document.getElementById('entry-spec') && location.pathname === '/20/'")
+    # A late edit on the plan page: an input and its change, as the click's blur would be.
+    page.evaluate(
+        """() => {
+          const b = window.leftForm.querySelector('#in-b');
+          b.value = '5';
+          b.dispatchEvent(new Event('input', { bubbles: true }));
+          b.dispatchEvent(new Event('change', { bubbles: true }));
+        }"""
+    )
+    # Long past the plan's answer and its link's typing pause: the address is still the link's.
+    page.evaluate("() => new Promise((done) => setTimeout(done, 2000))")
+    assert page.evaluate("() => location.pathname + location.search") == href
+    for route in held:
+        route.continue_()
+    page.unroute("**/static/page.js*")
+    page.wait_for_function("() => document.documentElement.dataset.python === 'ready'", timeout=PYTHON_READY_MS)
+    query = parse_qs(urlsplit(href).query)
+    for name in ("N", "activations", "t", "p", "stage"):
+        assert page.input_value(f"#in-{name}") == query[name][0], name
+    assert page.problems == []
+
+
 def test_solving_backwards_fills_the_freed_input(page, server):
     open_plan(page, server, "/plans/train/")
     page.click("#plan-solve summary")

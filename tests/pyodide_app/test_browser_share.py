@@ -165,6 +165,24 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
         context.close()
 
 
+def test_a_page_being_left_writes_no_link(page, server):
+    """From a visit's start (Turbo's "turbo:visit", at the reader's click) the page on screen is
+    being left: Turbo writes the next page's address as it renders it, and the link an edit left
+    pending must not be written over it.  Once a visit has ended the page's link follows again."""
+    open_entry(page, server, "/35/")
+    page.fill("#in-B", "7")
+    page.wait_for_function("() => document.documentElement.dataset.link === 'pending'")
+    page.evaluate("() => document.dispatchEvent(new Event('turbo:visit'))")
+    # Past the typing pause: the pending link was dropped, not written.
+    page.evaluate("() => new Promise((done) => setTimeout(done, 1000))")
+    assert page.evaluate("document.documentElement.dataset.link") == "written"
+    assert "B=" not in page.evaluate("location.search")
+    page.evaluate("() => document.dispatchEvent(new Event('turbo:load'))")
+    page.fill("#in-B", "6")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('B') === '6'")
+    assert page.problems == []
+
+
 # Counts the messages the page sends its Python worker, by type.
 COUNT_WORKER_CALLS = """
 window.__calls = [];
