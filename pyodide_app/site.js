@@ -42,10 +42,24 @@ function say(state, text) {
   status.dataset.state = state;
   status.textContent = text;
 }
+// The reader's "Reload": the new version takes over, then the page reloads under it, once.  Said
+// by the controller's change (below) or by the new worker turning active, whichever comes first:
+// a page may hear only one of them (the change fires as the worker starts to activate, and a
+// reload the browser was still busy with may have missed it).
+let reloading = false;
+function reloadOnce() {
+  if (reloading) return;
+  reloading = true;
+  location.reload();
+}
 function offerUpdate(worker) {
   waiting = worker;
   banner.hidden = false;
-  document.getElementById("update-reload").onclick = () => worker.postMessage({ type: "SKIP_WAITING" });
+  document.getElementById("update-reload").onclick = () => {
+    worker.addEventListener("statechange", () => { if (worker.state === "activated") reloadOnce(); });
+    if (worker.state === "activated") reloadOnce();
+    else worker.postMessage({ type: "SKIP_WAITING" });
+  };
 }
 
 // What each page needs, on the first page and again after each page Turbo brings in.
@@ -90,11 +104,8 @@ function afterPython() {
   });
 }
 if ("serviceWorker" in navigator && !root.classList.contains("embed")) {
-  let reloading = false;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (banner.hidden || reloading) return;   // first install: nothing to reload
-    reloading = true;
-    location.reload();
+    if (!banner.hidden) reloadOnce();   // first install: nothing to reload
   });
   say("pending", "Preparing offline use…");
   afterPython().then(() => {
