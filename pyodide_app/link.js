@@ -259,8 +259,8 @@ export function shared({ card = false } = {}) {
 // which that page reads as its link.  So from a visit's start until the next page begins, nothing
 // is published (and a visit that renders no page gives the link back when it ends).
 let leaving = false;
-document.addEventListener("turbo:visit", () => { leaving = true; });
-document.addEventListener("turbo:load", () => { leaving = false; });
+globalThis.document?.addEventListener("turbo:visit", () => { leaving = true; });   // (no document: Node's tests)
+globalThis.document?.addEventListener("turbo:load", () => { leaving = false; });
 
 // A page begins: it forgets the page before's published state (a new page starts from its own
 // address), and publishes its own from now on.

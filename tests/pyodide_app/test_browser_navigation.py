@@ -277,7 +277,11 @@ def test_every_boot_way_serves_the_pages_after_it(browser, site, tmp_path, missi
     page = context.new_page()
     with SiteServer(copy) as running:
         open_entry(page, running, "/35/")
-        assert page.evaluate("document.documentElement.dataset.stdlib").startswith(way)
+        # The snapshot is for a near server (python.js): on a loaded machine even 127.0.0.1 can
+        # answer slower than that, and the page then boots as from a far one, as it should.
+        judged = page.evaluate("performance.getEntriesByName('boot-way')[0].detail")
+        booted = way if way != "snapshot" or judged["cheap"] else "startup+xz"
+        assert page.evaluate("document.documentElement.dataset.stdlib").startswith(booted), judged
         page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
         page.click("a[href='/36/']")
         page.wait_for_function(
