@@ -11,6 +11,9 @@
 // (config.xz, the URLs): this worker decodes them for Pyodide (xz.js).
 let py = null;
 let runtime = null;
+// The plans' runtime module, imported once: a proxy made at every call would be kept at every call.
+let plans = null;
+const planRuntime = () => (plans ||= py.pyimport("site_runtime.plan"));
 
 async function sources(urls) {
   return Promise.all(urls.map(async (url) => {
@@ -95,11 +98,11 @@ const handlers = {
   python: ({ entry, pairs }) => JSON.parse(runtime.python_json(entry, JSON.stringify(pairs))),
   elasticity: ({ entry, raw }) => JSON.parse(runtime.elasticity_json(entry, JSON.stringify(raw))),
   // Plans (runtime/plan.py): the same Python composing the entries' calculators.
-  plan_load: ({ spec }) => JSON.parse(py.pyimport("site_runtime.plan").load(JSON.stringify(spec))),
+  plan_load: ({ spec }) => JSON.parse(planRuntime().load(JSON.stringify(spec))),
   plan_run: ({ plan, raw, units }) =>
-    JSON.parse(py.pyimport("site_runtime.plan").run_json(plan, JSON.stringify(raw), units ? JSON.stringify(units) : "")),
+    JSON.parse(planRuntime().run_json(plan, JSON.stringify(raw), units ? JSON.stringify(units) : "")),
   plan_solve: ({ plan, raw, question, units }) =>
-    JSON.parse(py.pyimport("site_runtime.plan").solve_json(plan, JSON.stringify(raw), JSON.stringify(question),
+    JSON.parse(planRuntime().solve_json(plan, JSON.stringify(raw), JSON.stringify(question),
                                                             units ? JSON.stringify(units) : "")),
   // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.
   memory: () => ({ heap: py._module.HEAP8.length, objects: py.runPython("import gc; gc.collect(); len(gc.get_objects())") }),
