@@ -158,7 +158,10 @@ def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
         page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
         page.wait_for_selector("#update-banner:not([hidden])", timeout=PYTHON_READY_MS)
         assert page.text_content("h1") == "KV cache size"
-        page.click("#update-reload")
+        # The page reloads itself once the new version has taken over: waited as a navigation, since
+        # a wait begun on the old page and carried over its reload once never saw the new one.
+        with page.expect_navigation(wait_until="load", timeout=PYTHON_READY_MS):
+            page.click("#update-reload")
         page.wait_for_function(
             "() => document.querySelector('h1')?.textContent === 'KV cache size (revised)'", timeout=PYTHON_READY_MS
         )
