@@ -645,12 +645,12 @@ def test_a_plan_is_asked_backwards(fresh, server):
     fresh.click("#plan-solve-form button[type=submit]")
     fresh.wait_for("Number(document.querySelector('article.plan').dataset.solves || 0) >= 1", READY_S)
     answer = fresh.evaluate("document.getElementById('solve-answer').textContent").replace("\u00a0", " ")
-    if "the formula is slow beyond" in answer:
-        # The solver's time budget ran out on a loaded machine (seen once in WebKit under a whole
-        # run): it says how far it looked and sets nothing, never a wrong answer.
+    solved = fresh.evaluate("document.querySelector('article.plan').dataset.solved")
+    if solved is None and "the formula is slow beyond" in answer:
+        # The solver's time budget ran out on a loaded machine before any value missed the target
+        # (seen in WebKit under a whole run): it says how far it looked and sets nothing.
         assert "it is at most 80 GB throughout" in answer
-        assert fresh.evaluate("document.querySelector('article.plan').dataset.solved") is None
         return
-    assert fresh.evaluate("document.querySelector('article.plan').dataset.solved") == "b", answer
+    assert solved == "b", answer
     assert "at most 80" in answer
     assert fresh.evaluate("document.getElementById('in-b').value") == "3"
