@@ -101,7 +101,7 @@ async function drawQr(url) {
   const details = document.getElementById("qr");
   // This page's code (a page a link brings in has the build's own, even for the same URL).
   if (!details || !details.open || url === details.dataset.payload) return;
-  encoder = encoder || import(details.dataset.encoder);
+  encoder = encoder || import(details.dataset.encoder).catch((err) => { encoder = null; throw err; });   // asked again next time
   const { encode } = await encoder;
   const figure = details.querySelector("figure.qr");
   const old = figure.querySelector("svg");   // the build's code of the bare entry, until now

@@ -5,6 +5,24 @@
 // arrives is lost: a choice made in a menu is made again once the code is there, a submitted
 // question is asked, and what was typed stays in its field.
 
+// The page is being left (a full load of another page): code still arriving is cut off then,
+// and that is no failure to tell the reader about.
+let leaving = false;
+globalThis.addEventListener?.("pagehide", () => { leaving = true; });
+globalThis.addEventListener?.("pageshow", () => { leaving = false; });
+
+// Imports the code of a feature used on demand (``what`` names it for the reader).  Resolves
+// to the module, or to null when it could not be fetched (the network gone, a server that
+// failed): the reader is told with ``tell(text)``, unless the page is being left, and the
+// caller asks again on the next use.  It never rejects, so a cut-off fetch is never an
+// unhandled error; a fault in the caller's own code still is.
+export function loadCode(url, what, tell) {
+  return import(url).catch((err) => {
+    if (!leaving) tell(`The code for ${what} could not be loaded (${err && err.message || err}). Try again: the rest of the page works.`);
+    return null;
+  });
+}
+
 // Starts ``load()`` on the reader's first reach into ``box`` (a pointer pressed, a focus, a
 // change), so that the code is usually there by the time they click.  ``changed(menu)`` hears a
 // menu the reader changed before the code was there, to make the choice again once it is.

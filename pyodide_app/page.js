@@ -20,7 +20,7 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupNotation } from "./notation.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
-import { compareMenus, firstUse, heldChoices, presetMenus, solvePanel } from "./ondemand.js";
+import { compareMenus, firstUse, heldChoices, loadCode, presetMenus, solvePanel } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets, compare;   // this page's solve panel, preset menus and comparison (stand-ins until their code is in)
@@ -57,12 +57,16 @@ function chartsWhenSeen() {
   });
   seen.observe(section);
 }
+let chartsAsked = false;   // the charts were started once on this page: a load that failed is tried again
 function startCharts() {
   if (charts || !spec.plots.length) return;
+  chartsAsked = true;
   const mine = current;
-  charts = import("./plots.js").then(({ Charts }) => {
+  charts = code("./plots.js", "the charts").then((plots) => {
     if (mine !== current) return null;   // the reader has moved on
-    const c = new Charts(script.dataset.uplot, spec);
+    if (!plots) { charts = null; return null; }   // the reader was told; the next change tries again
+    // (uPlot's own code loads with the charts: one that fails says so in each chart, plots.js)
+    const c = new plots.Charts(script.dataset.uplot, spec);
     c.units = units();   // the axes follow the unit menus
     c.draw(spec.sweeps);
     return c;
@@ -73,6 +77,11 @@ let ready = false;
 let sent = 0;      // sequence number of the newest request
 let applied = 0;   // sequence number of the newest reply shown; older replies are dropped
 const root = document.documentElement;
+
+// The code of a feature used on demand (ondemand.js): the module, or null once the reader has
+// been told it could not be loaded (once a page, however often they try it again).
+const told = new Set();
+const code = (url, what) => loadCode(url, what, (text) => { if (!told.has(what)) addNotice(text); told.add(what); });
 
 function setStatus(state, text) {
   status.dataset.state = state;
@@ -331,6 +340,7 @@ async function updateExtras() {
       }
     }
   }
+  if (chartsAsked) startCharts();   // again, when their code failed to load
   if (charts) {
     const sweeps = [];
     for (let i = 0; i < spec.plots.length; i++) {
@@ -540,9 +550,10 @@ function initPage() {
   solve = NO_SOLVE;
   const panel = solvePanel(spec);
   let solving = null;
-  const loadSolve = () => (solving ||= import("./solve.js").then(({ setupSolve }) => {
+  const loadSolve = () => (solving ||= code("./solve.js", "asking backwards").then((module) => {
+    if (!module) { solving = null; return NO_SOLVE; }   // asked again on the next use
     if (!alive()) return NO_SOLVE;
-    solve = setupSolve({
+    solve = module.setupSolve({
       spec, form, runner, rawInputs, units, recompute, addNotice, today, linkState, citedQuery, tracked,
       question: link.question,
       picked: link.question ? link.inputs[link.question.input] : undefined,
@@ -568,16 +579,18 @@ function initPage() {
   const presetBox = presetMenus(spec), compareBox = compareMenus(spec);
   const heldPresets = heldChoices(), heldCompare = heldChoices();
   let presetting = null, comparing = null;
-  const loadPresets = () => (presetting ||= import("./presets.js").then(({ setupPresets }) => {
+  const loadPresets = () => (presetting ||= code("./presets.js", "the preset menus").then((module) => {
+    if (!module) { presetting = null; return; }
     if (!alive() || !presetBox) return;
-    presets = setupPresets(spec, form, link, touched);
+    presets = module.setupPresets(spec, form, link, touched);
     if (Object.keys(link.presets).length) restore();   // the reader's own values stay over the link's presets
     heldPresets.replay();
     loadCompare();   // a preset chosen can be compared ("Compare the current preset")
   }));
-  const loadCompare = () => (comparing ||= compareBox ? loadPresets().then(() => import("./compare.js")).then(({ setupCompare }) => {
+  const loadCompare = () => (comparing ||= compareBox ? loadPresets().then(() => code("./compare.js", "the comparison")).then((module) => {
+    if (!module) { comparing = null; return; }
     if (!alive()) return;
-    compare = setupCompare({
+    compare = module.setupCompare({
       spec, form, runner, rawInputs, units, presets, limit, alive,
       uplot: script.dataset.uplot,
       listed: link.compare,
@@ -595,12 +608,13 @@ function initPage() {
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
   // ?version=N: that version's results beside these (versions.js)
   if (link.version !== null) {
-    need(import("./versions.js").then(({ setupVersions }) => { if (alive()) setupVersions({ spec, form, addNotice, asked: link.version }); }));
+    need(code("./versions.js", "the older version's results").then((module) => { if (module && alive()) module.setupVersions({ spec, form, addNotice, asked: link.version }); }));
   }
   setupNotation();   // the statement's symbols and their fields light each other
   // "Every model": its code (every.js) loads when the reader first opens a table, which it fetches then.
   for (const box of document.querySelectorAll("details.every[data-src]")) {
-    const open = () => import("./every.js").then((module) => {
+    const open = () => code("./every.js", "the \u201cEvery model\u201d table").then((module) => {
+      if (!module) { box.addEventListener("toggle", open, { once: true }); return; }   // tried again when opened again
       every = module;
       if (alive()) module.setupEvery({ write: writeInUnits, units });
     });
@@ -609,10 +623,16 @@ function initPage() {
   }
   // "Paste a config.json": its code loads on first use (config.js), so the page's first load does not grow.
   const pasteBox = document.getElementById("presets");
-  const openConfig = () => import("./config.js").then((m) => m.setupConfig({ spec, form, runner, addNotice, box: pasteBox, raw: rawInputs }));
-  document.getElementById("config-paste")?.addEventListener("click", () => openConfig().then((c) => c.open()), { once: true });
+  let configuring = null;
+  const openConfig = () => (configuring ||= code("./config.js", "pasting a config.json").then((m) => {
+    if (!m) { configuring = null; return null; }
+    return m.setupConfig({ spec, form, runner, addNotice, box: pasteBox, raw: rawInputs });
+  }));
+  const pasteButton = document.getElementById("config-paste");
+  const paste = () => openConfig().then((c) => { if (c) { c.open(); pasteButton.removeEventListener("click", paste); } });
+  pasteButton?.addEventListener("click", paste);
   pasteBox?.addEventListener("dragover", (event) => event.preventDefault());
-  pasteBox?.addEventListener("drop", (event) => { event.preventDefault(); openConfig().then((c) => c.drop(event.dataTransfer)); });
+  pasteBox?.addEventListener("drop", (event) => { event.preventDefault(); openConfig().then((c) => c && c.drop(event.dataTransfer)); });
   if (Object.keys(linked).length) {
     outputs.classList.add("stale");
     setStatus("loading", "The link's inputs will be computed as soon as Python is ready.");
@@ -660,7 +680,7 @@ function initPage() {
 
   document.getElementById("copy-python").addEventListener("click", () => {
     if (pendingShare) writeShare();   // the newest run's link, as Copy link has it
-    import("./python_copy.js").then(({ copyAsPython }) => copyAsPython(runner, spec, linkPairs(shared())));
+    code("./python_copy.js", "\u201cCopy as Python\u201d").then((m) => m && m.copyAsPython(runner, spec, linkPairs(shared())));
   });
 
   // The card as an image: its buttons at once, its code (card.js) on the first press.
@@ -669,16 +689,16 @@ function initPage() {
     cardBox.hidden = false;
     cardBox.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-card]");
-      if (button) import("./card.js").then(({ handCard }) => handCard(button, { spec, shown: () => shown, link: () => shared({ card: true }) }));
+      if (button) code("./card.js", "the card's image").then((m) => m && m.handCard(button, { spec, shown: () => shown, link: () => shared({ card: true }) }));
     });
   }
   // On a slide: the inputs that matter, as many as fit whole under the headline (embed.js), once
   // the link's presets have filled them.
   if (root.classList.contains("embed")) {
-    Promise.all(needed).then(() => import("./embed.js")).then(({ readOnlyInputs, setupEmbed }) => {
-      if (!alive()) return;
-      readOnlyInputs();
-      card = setupEmbed({ spec, form, link, presets: { filled: () => presets.filled(), chosen: () => presets.chosen() }, page: () => shared() });
+    Promise.all(needed).then(() => code("./embed.js", "the embed card")).then((m) => {
+      if (!m || !alive()) return;
+      m.readOnlyInputs();
+      card = m.setupEmbed({ spec, form, link, presets: { filled: () => presets.filled(), chosen: () => presets.chosen() }, page: () => shared() });
     });
   }
 
@@ -696,6 +716,8 @@ function leavePage() {
   if (seen) seen.disconnect();
   if (charts) charts.then((c) => c && c.close(), () => {});
   seen = charts = null;
+  chartsAsked = false;
+  told.clear();
   if (runner) runner.onrestart = null;
   if (compare) compare.close();
   if (card) card.close();

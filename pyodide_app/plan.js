@@ -6,6 +6,7 @@
 import { running, runner } from "./python.js";
 import { begin, publish, readLink, shared } from "./link.js";
 import { announce, setupAnnounce } from "./announce.js";
+import { loadCode } from "./ondemand.js";
 
 const WATCHDOG_MS = 3000;
 const done = new WeakSet();
@@ -168,7 +169,7 @@ function setupCardImage() {
   box.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-card]");
     if (button) {
-      if (state) import("./card.js").then(({ handCard }) => handCard(button, { spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
+      if (state) loadCode("./card.js", "the card's image", notice).then((m) => m && state && m.handCard(button, { spec: state.spec, content: cardContent, name: `plan-${state.spec.id}` }));
     }
   });
 }

@@ -165,7 +165,9 @@ export class Charts {
   }
 
   // Draws every chart, or says in each chart's place why it could not, and rejects: a chart
-  // that failed is never passed over in silence (the points stay in the table below it).
+  // that failed is never passed over in silence (the points stay in the table below it).  The
+  // rejection waits a second: a page being left has uPlot's code cut off on its way, which is no
+  // failure, and it is gone by then, its timers with it.
   async draw(sweeps) {
     try {
       await this.drawAll(sweeps);
@@ -179,6 +181,7 @@ export class Charts {
         delete box.chart;
       }
       this.charts = [];
+      await new Promise((resolve) => { setTimeout(resolve, 1000); });
       throw err;
     }
   }

@@ -39,18 +39,32 @@ export class SearchBox {
     this.list = dialog.querySelector("#search-results");
     this.selected = -1;
     this.results = [];
-    this.ready = this.load(indexUrl, libraryUrl);
+    this.hint = dialog.querySelector(".search-hint");
+    this.hintText = this.hint.dataset.usual || this.hint.textContent;   // site.js may have told of a failure there
+    this.urls = [indexUrl, libraryUrl];
+    this.ready = this.load();
     this.input.addEventListener("input", () => this.update());
     this.input.addEventListener("keydown", (event) => this.key(event));
     this.dialog.addEventListener("click", (event) => { if (event.target === this.dialog) this.dialog.close(); });
   }
 
-  async load(indexUrl, libraryUrl) {
-    this.engine = await loadEngine(indexUrl, libraryUrl);
+  // The index and its engine; when they cannot be fetched (offline before the site was kept,
+  // a server that failed), the dialog says so and the next keystroke asks again.
+  load() {
+    return loadEngine(...this.urls).then((engine) => {
+      this.engine = engine;
+      this.hint.textContent = this.hintText;
+      return true;
+    }, (err) => {
+      this.hint.dataset.usual ||= this.hintText;
+      this.hint.textContent = `Search could not load its index (${err && err.message || err}). Type again to retry.`;
+      this.ready = null;
+      return false;
+    });
   }
 
   async update() {
-    await this.ready;
+    if (!(await (this.ready ||= this.load()))) return;
     const query = this.input.value.trim();
     // "chapter 12", "ch. 12": that chapter's entries, not every text holding "12".
     const chapter = query.match(/^ch(?:apter|\.)?\s*(\d+)$/i);

@@ -24,7 +24,13 @@ async function openSearch() {
     search = import("./search.js").then(({ SearchBox }) =>
       new SearchBox(box, script.dataset.searchIndex, script.dataset.minisearch));
   }
-  (await search).update();
+  const searchBox = await search.catch((err) => {
+    search = null;   // asked again at the next opening
+    const hint = dialog.querySelector(".search-hint");
+    hint.dataset.usual ||= hint.textContent;   // search.js puts it back once it loads
+    hint.textContent = `Search could not load (${err && err.message || err}). Close and open it again to retry.`;
+  });
+  if (searchBox) searchBox.update();
 }
 document.addEventListener("keydown", (event) => {
   const typing = event.target.closest("input, textarea, select, [contenteditable]");
@@ -81,7 +87,8 @@ function setupPage() {
   say(...offline);
   if (waiting) offerUpdate(waiting);
   // Copy buttons beside a citation (entry and plan pages).
-  if (document.querySelector("button[data-copy]")) import("./copy.js").then(({ setupCopy }) => setupCopy());
+  // (Without their code the buttons do nothing, and the citation is there to select.)
+  if (document.querySelector("button[data-copy]")) import("./copy.js").then(({ setupCopy }) => setupCopy(), () => {});
   // The 404 page: the entries nearest the address typed, from the search index.
   if (document.getElementById("suggested")) {
     import("./suggest.js").then(({ suggest }) =>
