@@ -102,8 +102,7 @@ const handlers = {
   plan_run: ({ plan, raw, units }) =>
     JSON.parse(planRuntime().run_json(plan, JSON.stringify(raw), units ? JSON.stringify(units) : "")),
   plan_solve: ({ plan, raw, question, units }) =>
-    JSON.parse(planRuntime().solve_json(plan, JSON.stringify(raw), JSON.stringify(question),
-                                                            units ? JSON.stringify(units) : "")),
+    JSON.parse(planRuntime().solve_json(plan, JSON.stringify(raw), JSON.stringify(question), units ? JSON.stringify(units) : "")),
   // The worker's memory, as one worker serves page after page: WebAssembly heap and Python's objects.
   memory: () => ({ heap: py._module.HEAP8.length, objects: py.runPython("import gc; gc.collect(); len(gc.get_objects())") }),
 };
