@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import shrink
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "pyodide_app"
 RUNTIME = Path(__file__).resolve().parents[1] / "runtime"
@@ -126,10 +128,15 @@ def vendored() -> dict[str, bytes | Path]:
     return files
 
 
+SHIPPED = {".js": shrink.javascript, ".css": shrink.css}  # our code as shipped: no comments (shrink.py)
+
+
 def static() -> dict[str, bytes]:
     """Our own browser files and the Python runtime, by site path."""
     files = {
-        f"static/{p.name}": p.read_bytes()
+        f"static/{p.name}": SHIPPED[p.suffix](p.read_text(encoding="utf-8")).encode()
+        if p.suffix in SHIPPED
+        else p.read_bytes()
         for p in sorted(APP.iterdir())
         if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"
     }
