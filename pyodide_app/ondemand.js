@@ -23,6 +23,19 @@ export function loadCode(url, what, tell) {
   });
 }
 
+// Fetches the JSON a feature used on demand reads (the presets' values, presets.json beside
+// the page), as ``loadCode`` imports code: resolves to the data, or to null when it could not
+// be fetched, the reader told with ``tell(text)`` unless the page is being left.
+export function loadData(url, what, tell) {
+  return fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+    return response.json();
+  }).catch((err) => {
+    if (!leaving) tell(`The data for ${what} could not be loaded (${err && err.message || err}). Try again: the rest of the page works.`);
+    return null;
+  });
+}
+
 // Starts ``load()`` on the reader's first reach into ``box`` (a pointer pressed, a focus, a
 // change), so that the code is usually there by the time they click.  ``changed(menu)`` hears a
 // menu the reader changed before the code was there, to make the choice again once it is.

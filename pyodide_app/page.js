@@ -20,7 +20,7 @@ import { setupInputs, showEchoes } from "./inputs.js";
 import { setupNotation } from "./notation.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
-import { compareMenus, firstUse, heldChoices, loadCode, presetMenus, solvePanel } from "./ondemand.js";
+import { compareMenus, firstUse, heldChoices, loadCode, loadData, presetMenus, solvePanel } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets, compare;   // this page's solve panel, preset menus and comparison (stand-ins until their code is in)
@@ -81,7 +81,8 @@ const root = document.documentElement;
 // The code of a feature used on demand (ondemand.js): the module, or null once the reader has
 // been told it could not be loaded (once a page, however often they try it again).
 const told = new Set();
-const code = (url, what) => loadCode(url, what, (text) => { if (!told.has(what)) addNotice(text); told.add(what); });
+const tellOnce = (what) => (text) => { if (!told.has(what)) addNotice(text); told.add(what); };
+const code = (url, what) => loadCode(url, what, tellOnce(what));
 
 function setStatus(state, text) {
   status.dataset.state = state;
@@ -579,9 +580,15 @@ function initPage() {
   const presetBox = presetMenus(spec), compareBox = compareMenus(spec);
   const heldPresets = heldChoices(), heldCompare = heldChoices();
   let presetting = null, comparing = null;
-  const loadPresets = () => (presetting ||= code("./presets.js", "the preset menus").then((module) => {
-    if (!module) { presetting = null; return; }
+  // The menus' code and the presets' values and sources (presets.json, which the page's spec
+  // names by id only) arrive together.
+  const loadPresets = () => (presetting ||= Promise.all([
+    code("./presets.js", "the preset menus"),
+    spec.presets_src ? loadData(spec.presets_src, "the preset menus", tellOnce("the preset menus")) : spec.presets,
+  ]).then(([module, full]) => {
+    if (!module || !full) { presetting = null; return; }
     if (!alive() || !presetBox) return;
+    spec.presets = full;
     presets = module.setupPresets(spec, form, link, touched);
     if (Object.keys(link.presets).length) restore();   // the reader's own values stay over the link's presets
     heldPresets.replay();

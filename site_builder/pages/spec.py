@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import json
+
 from ..load import fill
 from ..load.entry import Entry
 from ..load.presets import devices as preset_devices
 from ..runtime import page
 from .results import Results
+
+PRESET_FILE = "presets.json"
+
+
+def preset_file(entry: Entry, presets: dict) -> dict[str, bytes]:
+    """``{path: bytes}``: the presets that fill ``entry`` (kind -> [page.Preset], only their mapped
+    values), beside its page, or nothing when none does."""
+    filling = fill.spec(entry, presets)
+    if not filling:
+        return {}
+    return {
+        entry.url.strip("/") + "/" + PRESET_FILE: json.dumps(
+            filling, ensure_ascii=False, separators=(",", ":")
+        ).encode()
+    }
 
 
 def page_spec(
@@ -28,7 +45,10 @@ def page_spec(
     }
     filling = fill.spec(entry, presets)
     if filling:
-        spec["presets"] = filling  # only the presets that fill this entry, only their mapped values
+        # Which presets fill this entry, by id; their values and sources (``preset_file``), which
+        # only the preset menus and the comparison use, are fetched when the reader first uses them.
+        spec["presets"] = {kind: [{"id": p["id"]} for p in items] for kind, items in filling.items()}
+        spec["presets_src"] = entry.url + PRESET_FILE
         spec["kinds"] = {kind: page.KIND_LABELS[kind] for kind in filling}
     mapping = [[f.input, f.field, f.op, f.factor, f.optional] for f in entry.fill if f.kind == "model"]
     if mapping:

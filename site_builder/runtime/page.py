@@ -130,6 +130,13 @@ class Preset(TypedDict):
     departs: NotRequired[str]  # where the entry's own count is not the model's (runtime/model_fill.py)
 
 
+class PresetId(TypedDict):
+    """A preset as the page carries it: its id (a link names it so); its values and sources, in
+    ``presets.json`` beside the page, are fetched when the reader first uses the presets."""
+
+    id: str
+
+
 class Device(TypedDict):
     """An accelerator whose memory as printed differs from its memory as built (presets.devices)."""
 
@@ -203,7 +210,8 @@ class PageSpec(Spec):
     feeds: list[Feed]
     labels: dict[str, str]  # input or output name -> its label
     protocol: bool
-    presets: NotRequired[dict[str, list[Preset]]]  # kind (model, hardware) -> the presets that fill this entry
+    presets: NotRequired[dict[str, list[PresetId]]]  # kind (model, hardware) -> the presets that fill this entry
+    presets_src: NotRequired[str]  # presets.json beside the page: kind -> [Preset], their values and sources
     versions: Versions
     config_fill: NotRequired[list[list]]  # [input, preset field, op, factor, optional]: what a pasted config.json fills
     kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds in ``presets``: how a sentence names each

@@ -130,6 +130,20 @@ def keys_of(typed) -> tuple[set, set]:
     return set(typed.__required_keys__), set(typed.__required_keys__ | typed.__optional_keys__)
 
 
+def presets_of(page_path, spec: dict) -> dict:
+    """The presets' values and sources a page fetches on first use (presets.json beside it), by
+    the same ids, in the same order, as its spec names them."""
+    if "presets" not in spec:
+        assert "presets_src" not in spec
+        return {}
+    assert spec["presets_src"] == "/" + page_path.parent.name + "/presets.json" or "/toolkit/" in spec["presets_src"]
+    full = json.loads((page_path.parent / "presets.json").read_text())
+    assert {k: [p["id"] for p in v] for k, v in full.items()} == {
+        k: [p["id"] for p in v] for k, v in spec["presets"].items()
+    }
+    return full
+
+
 @pytest.mark.node  # reads the built site
 def test_every_built_spec_has_the_shape_its_type_declares(site):
     """The builder and the type agree: the keys a page carries are the ones page.py declares."""
@@ -146,7 +160,8 @@ def test_every_built_spec_has_the_shape_its_type_declares(site):
             (page.Feed, spec["feeds"]),
             (page.Solve, [spec["solve"]] if spec["solve"] else []),
             (page.Sweep, spec["sweeps"]),
-            (page.Preset, [p for kind in spec.get("presets", {}).values() for p in kind]),
+            (page.PresetId, [p for kind in spec.get("presets", {}).values() for p in kind]),
+            (page.Preset, [p for kind in presets_of(path, spec).values() for p in kind]),
         ]:
             required, allowed = keys_of(typed)
             for item in items:

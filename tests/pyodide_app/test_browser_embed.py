@@ -188,12 +188,13 @@ SETTLED = """() => { const d = document.documentElement.dataset;
 PAINTED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 # Which inputs a link sets: those it names, and those its presets fill (the entry's spec says which).
-SETS = """(query) => {
+SETS = """async (query) => {
   const spec = JSON.parse(document.getElementById('entry-spec').textContent);
   const names = new Set(spec.inputs.map((i) => i.name));
   const set = Object.keys(query).filter((k) => names.has(k));
+  const presets = spec.presets_src ? await (await fetch(spec.presets_src)).json() : {};
   for (const kind of ['model', 'hardware']) {
-    const preset = query[kind] && (spec.presets[kind] || []).find((p) => p.id === query[kind]);
+    const preset = query[kind] && (presets[kind] || []).find((p) => p.id === query[kind]);
     if (preset) set.push(...Object.keys(preset.values).filter((n) => names.has(n)));
   }
   return [...new Set(set)];
