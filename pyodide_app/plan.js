@@ -6,7 +6,7 @@
 import { running, runner } from "./python.js";
 import { begin, publish, readLink, shared } from "./link.js";
 import { announce, setupAnnounce } from "./announce.js";
-import { loadCode } from "./ondemand.js";
+import { firstUse, loadCode, loadData } from "./ondemand.js";
 
 const WATCHDOG_MS = 3000;
 const done = new WeakSet();
@@ -205,6 +205,21 @@ async function recompute(byTyping = false) {
   }
 }
 
+// The presets' values and sources (presets.json beside the page; the spec names them by id),
+// fetched on the reader's first reach into a preset menu, or at once for a link that names one.
+// Resolves true once they are in the spec; false when they could not be fetched (said once).
+function presetData(mine) {
+  if (!mine.spec.presets_src) return Promise.resolve(true);
+  return (mine.presetData ||= loadData(mine.spec.presets_src, "the preset menus", (text) => {
+    if (!mine.told) notice(text);
+    mine.told = true;
+  }).then((full) => {
+    if (!full) { mine.presetData = null; return false; }
+    mine.spec.presets = full;
+    return true;
+  }));
+}
+
 function applyPreset(kind, id) {   // an id the menu offers, or one link.js found in the spec
   const preset = (state.spec.presets[kind] || []).find((p) => p.id === id);
   if (!preset) return false;
@@ -235,8 +250,12 @@ function applyPreset(kind, id) {   // an id the menu offers, or one link.js foun
 
 // What the link asks, read by link.js (the one reader of a page's query): presets, inputs and
 // the version; a choice's value must be one it offers.
-function applyLink() {
+// Resolves once the link's presets are filled in (their values fetched first) and its inputs over them.
+async function applyLink() {
+  const mine = state;
   const link = readLink(location.search, state.spec);
+  if (Object.keys(link.presets).length && !(await presetData(mine))) link.presets = {};
+  if (mine !== state) return;
   for (const [kind, id] of Object.entries(link.presets)) applyPreset(kind, id);
   if (link.version !== null) {   // a whole number up to the plan's own: the plan computes as it is now
     const current = state.spec.version || 1;
@@ -305,6 +324,7 @@ function initPlan() {
     loadedIn: -1,
     ready: false,
     filled: {},
+    told: false,   // the presets' values could not be fetched, and the reader was told so
   };
   setupAnnounce();
   const form = document.getElementById("plan-inputs");
@@ -313,20 +333,30 @@ function initPlan() {
   form.addEventListener("input", (event) => { if (event.target.tagName !== "SELECT") recompute(true); });
   form.addEventListener("change", (event) => {
     if (!state) return;   // a late event on a page being left
-    if (event.target.dataset && event.target.dataset.kind) {
-      if (event.target.value) applyPreset(event.target.dataset.kind, event.target.value);
-      else delete state.filled[event.target.dataset.kind];
+    const menu = event.target, kind = menu.dataset && menu.dataset.kind;
+    if (kind && menu.value) {   // filled once the presets' values are in (at once after the first time)
+      const mine = state, id = menu.value;
+      presetData(mine).then((ok) => {
+        if (mine !== state || menu.value !== id) return;   // left, or another choice made since
+        if (ok) applyPreset(kind, id);
+        else menu.value = state.filled[kind] || "";   // not filled: the menu says what is
+        recompute();
+      });
+      return;
     }
+    if (kind) delete state.filled[kind];
     recompute();
   });
+  firstUse(document.getElementById("plan-presets"), () => state && presetData(state));
   form.addEventListener("submit", (event) => event.preventDefault());
   document.getElementById("plan-solve-form").addEventListener("submit", solveBackwards);
   document.getElementById("plan-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(shared()); } catch { /* the link is in the address bar */ }
   });
   setupCardImage();
-  applyLink();
-  recompute();   // the link's inputs, or the defaults once Python is ready (the HTML holds the build's)
+  const mine = state;
+  // the link's inputs, or the defaults once Python is ready (the HTML holds the build's)
+  applyLink().then(() => { if (mine === state) recompute(); });
 }
 
 initPlan();

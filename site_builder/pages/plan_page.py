@@ -4,12 +4,15 @@ entries used, and the spec the browser computes from (pyodide_app/plan.js)."""
 
 from __future__ import annotations
 
+import json
+
 from markupsafe import Markup
 
 from ..load import fill as preset_fill
 from ..runtime.numbers import write_input
 from ..runtime.page import KIND_LABELS, RESERVED
 from . import dataflow
+from .spec import PRESET_FILE
 
 
 def plan_citation(plan, entries: dict, site_url: str, date: str, used: list[str], version: int = 1) -> dict:
@@ -49,6 +52,12 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
         spec["headline"] = list(plan.headline)  # what the card image shows
         spec["noun"] = "plan"  # how link.js's notices name the page
         spec["kinds"] = {kind: KIND_LABELS[kind] for kind in spec["presets"]}
+        fill = spec["presets"]
+        if fill:  # named by id; their values and sources are fetched when first used (as on an entry page)
+            base = plan.url.strip("/")
+            files[f"{base}/{PRESET_FILE}"] = json.dumps(fill, ensure_ascii=False, separators=(",", ":")).encode()
+            spec["presets"] = {kind: [{"id": p["id"]} for p in items] for kind, items in fill.items()}
+            spec["presets_src"] = f"/{base}/{PRESET_FILE}"
         steps = {s["id"]: s for s in calc.steps}
         html = renderer._page(
             "plan.html",
@@ -63,7 +72,7 @@ def plan_files(renderer, plans: dict, entries: list) -> dict[str, bytes]:
             canonical=renderer.site_url + plan.url,
             default_text={i.name: write_input(i.default) for i in plan.inputs},
             summary=Markup(renderer.md(plan.summary)),
-            fill=spec["presets"],
+            fill=fill,
             dataflow=Markup(drawn[plan.id]),
         )
         files[plan.url.strip("/") + "/index.html"] = html.encode()
