@@ -177,7 +177,10 @@ class Renderer:
         return Markup(re.sub(r"(?<=\d),(?=\d{3})", ",<wbr>", str(escape(markdown.printed_text(text)))))
 
     def _page(self, template: str, **context) -> str:
-        return self.env.get_template(template).render(assets=self.assets, r=self, **context)
+        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's, math.css)."""
+        page = self.env.get_template(template)
+        html = page.render(assets=self.assets, r=self, math=True, **context)
+        return html if 'class="katex' in html else page.render(assets=self.assets, r=self, math=False, **context)
 
     def index(self) -> str:
         parts = []
