@@ -103,8 +103,9 @@ def weight(browser, base: str, site: Path, path: str, opened=None) -> dict:
     reader acts: from navigation until ``opened(page, url)`` returns (by default: Python ready and
     the page's first results on screen) and the network is idle, service workers blocked, its
     workers' requests included; no Pyodide, no vendored JavaScript, no fonts.  Beside it the whole:
-    the page's HTML with every CSS file and all of our JavaScript (``shared_assets``), what the page
-    would weigh if it loaded everything a reader may ask for."""
+    the page's HTML with every CSS file and all of our JavaScript (``shared_assets``) and the data
+    beside the page that features fetch on demand (its presets' values, "Every model"), what the
+    page would weigh if it loaded everything a reader may ask for."""
     context = browser.new_context(service_workers="block")
     urls: list[str] = []
     context.on("request", lambda request: urls.append(request.url))
@@ -124,7 +125,8 @@ def weight(browser, base: str, site: Path, path: str, opened=None) -> dict:
         **loaded,
         "loaded": sum(loaded.values()),
         "files": sorted(f.relative_to(site).as_posix() for f in css + ours),
-        "whole": html + sum(map(compressed, shared_assets(site))),
+        "whole": html
+        + sum(map(compressed, [*shared_assets(site), *_site_file(site, base + path).parent.glob("*.json")])),
     }
 
 
