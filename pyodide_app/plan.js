@@ -12,7 +12,16 @@ const WATCHDOG_MS = 3000;
 const done = new WeakSet();
 let state = null;   // this page's: {spec, form, ...}; a reply for a page the reader left is dropped
 
-function text(el, value) { if (el) el.textContent = value; }
+// A reply is written where it differs from what is shown: an edit changes a few of the page's many
+// figures and links, and a text or attribute written again, even unchanged, is laid out and
+// painted again.
+function text(el, value) { if (el && el.textContent !== value) el.textContent = value; }
+function attribute(el, name, value) { if (el.getAttribute(name) !== value) el.setAttribute(name, value); }
+
+function setStatus(status, state, message) {
+  if (status.dataset.state !== state) status.dataset.state = state;
+  text(status, message);
+}
 
 function notice(message) {
   const box = document.getElementById("notice");
@@ -51,9 +60,9 @@ function showErrors(errors) {
   for (const i of state.spec.inputs) {
     const box = document.getElementById(`err-${i.name}`);
     const message = errors[i.name];
-    if (box) { box.hidden = !message; box.textContent = message || ""; }
+    if (box) { if (box.hidden !== !message) box.hidden = !message; text(box, message || ""); }
     const field = document.getElementById(`in-${i.name}`);
-    if (field) field.toggleAttribute("aria-invalid", Boolean(message));
+    if (field && field.hasAttribute("aria-invalid") !== Boolean(message)) field.toggleAttribute("aria-invalid", Boolean(message));
   }
   if (errors.inputs) notice(errors.inputs);
 }
@@ -70,11 +79,14 @@ function show(value, byTyping = false) {
     const el = document.getElementById(`out-${name}`);
     text(el, out.flag || out.text);
     if (el) el.classList.toggle("flag", Boolean(out.flag));
-    for (const mirror of document.querySelectorAll(`[data-mirror="${name}"]`)) text(mirror, out.text);
+  }
+  for (const mirror of document.querySelectorAll("[data-mirror]")) {
+    const out = value.outputs[mirror.dataset.mirror];
+    if (out) text(mirror, out.text);
   }
   for (const link of document.querySelectorAll("a[data-step]")) {
     const step = value.steps[link.dataset.step];
-    if (step) link.setAttribute("href", step.href);   // an SVG link too (its href is read-only)
+    if (step) attribute(link, "href", step.href);   // an SVG link too (its href is read-only)
   }
   const presets = {};
   for (const kind of ["model", "hardware"]) {
@@ -187,21 +199,18 @@ async function recompute(byTyping = false) {
       showErrors(reply.errors);
       mine.root.dataset.planState = "error";
       mine.root.dataset.replies = String(sent);   // the page's signal: this edit's reply is on screen
-      status.dataset.state = "error";
-      status.textContent = "Some inputs need fixing; the answers shown are for the last valid inputs.";
+      setStatus(status, "error", "Some inputs need fixing; the answers shown are for the last valid inputs.");
       return;
     }
     showErrors({});
     show(reply.value, byTyping);
     mine.root.dataset.replies = String(sent);
     announce();   // one summary for a screen reader, once the reader pauses
-    status.dataset.state = "ready";
-    status.textContent = "Answers computed in your browser by the entries' own Python.";
+    setStatus(status, "ready", "Answers computed in your browser by the entries' own Python.");
   } catch (err) {
     if (mine !== state) return;
     if (!mine.ready) document.documentElement.dataset.python = "failed";
-    status.dataset.state = "error";
-    status.textContent = `Python could not compute: ${String(err.message || err).slice(0, 200)}`;
+    setStatus(status, "error", `Python could not compute: ${String(err.message || err).slice(0, 200)}`);
   }
 }
 

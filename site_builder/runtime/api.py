@@ -157,12 +157,15 @@ def solve_json(
     return json.dumps({"ok": True, "value": json_safe(result)})
 
 
+_WALKED = (dict, list, float)  # what json_safe may change, or look inside
+
+
 def json_safe(value):
     """JSON has no infinity or NaN: those values travel as null (their text says what they are)."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, dict):  # a text or a whole number is kept without a call: most of a reply is
+        return {k: json_safe(v) if isinstance(v, _WALKED) else v for k, v in value.items()}
     if isinstance(value, list):
-        return [json_safe(v) for v in value]
+        return [json_safe(v) if isinstance(v, _WALKED) else v for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value

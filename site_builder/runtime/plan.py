@@ -25,6 +25,7 @@ the entries' own solver (``solve.solve``).
 from __future__ import annotations
 
 import json
+from operator import is_
 from urllib.parse import urlencode
 
 from .api import json_safe
@@ -54,21 +55,58 @@ class PlanCalculator:
         }
         self._runs: dict = {}
         self._default_values = None
+        # What one edit leaves as it was, kept for the next: a page computes the whole plan at every
+        # keystroke, and one typed input changes a few of its many inputs, steps and figures.
         self._steps_done: dict = {}  # (step id, its raw inputs' repr) -> (values read, outputs)
+        self._links: dict = {}  # the same key -> (the entry's query, its href)
+        self._written: dict = {}  # (output, its step's key, units) -> (text, flag)
+        self._reads: dict = {}  # (input, raw text) -> (value, None) or (None, DomainError)
+        self._echoes: dict = {}  # (input, raw text) -> its echo
+        self._last_given: dict = {}  # step id -> (the values it was last given, their key)
 
     def read(self, raw: dict) -> dict:
         """The plan's inputs read into their domains (defaults fill the gaps); DomainError on the first bad one."""
         unknown = sorted(set(raw) - set(self.defaults))
         if unknown:
             raise DomainError(unknown[0], f"is not an input of {self.id}; inputs: {', '.join(self.defaults)}")
-        return {d.name: d.read(raw.get(d.name, self.defaults[d.name])) for d in self.domains}
+        return {d.name: self._read(d, raw.get(d.name, self.defaults[d.name])) for d in self.domains}
+
+    def read_all(self, raw: dict) -> tuple[dict, dict]:
+        """Every input read once: (the values ``read`` gives, {name: message} for each bad one in
+        ``raw``, as ``errors``); the values lack an input whose value could not be read."""
+        values, found = {}, {}
+        for d in self.domains:
+            try:
+                values[d.name] = self._read(d, raw.get(d.name, self.defaults[d.name]))
+            except DomainError as exc:
+                if d.name in raw:
+                    found[d.name] = exc.message
+        return values, found
+
+    def _read(self, domain: Domain, raw):
+        """``domain.read(raw)``, remembered for a text (a page sends every input as text, and an edit
+        changes one); a list is handed out as a copy."""
+        if type(raw) is not str:
+            return domain.read(raw)
+        key = (domain.name, raw)
+        if key not in self._reads:
+            if len(self._reads) >= STEPS_KEPT:
+                self._reads.clear()
+            try:
+                self._reads[key] = (domain.read(raw), None)
+            except DomainError as exc:
+                self._reads[key] = (None, exc)
+        value, error = self._reads[key]
+        if error is not None:
+            raise DomainError(error.name, error.message)
+        return list(value) if isinstance(value, list) else value
 
     def errors(self, raw: dict) -> dict:
         found = {}
         for d in self.domains:
             if d.name in raw:
                 try:
-                    d.read(raw[d.name])
+                    self._read(d, raw[d.name])
                 except DomainError as exc:
                     found[d.name] = exc.message
         return found
@@ -76,14 +114,30 @@ class PlanCalculator:
     def echoes(self, raw: dict) -> dict:
         found = {}
         for d in self.domains:
-            echo = d.echo(raw[d.name]) if d.name in raw else None
+            echo = self._echo(d, raw[d.name]) if d.name in raw else None
             if echo:
                 found[d.name] = echo
         return found
 
+    def _echo(self, domain: Domain, raw):
+        if type(raw) is not str:
+            return domain.echo(raw)
+        key = (domain.name, raw)
+        if key not in self._echoes:
+            if len(self._echoes) >= STEPS_KEPT:
+                self._echoes.clear()
+            self._echoes[key] = domain.echo(raw)
+        echo = self._echoes[key]
+        return dict(echo) if isinstance(echo, dict) else echo
+
     def steps_run(self, values: dict) -> dict:
         """{step id: {"inputs": the entry's raw inputs as bound, "values": as read, "outputs": values}}."""
+        return self._steps_run(values)[0]
+
+    def _steps_run(self, values: dict) -> tuple[dict, dict]:
+        """``steps_run``'s, and {step id: the key its results are kept by}."""
         done: dict = {}
+        keys: dict = {}
         for step in self.steps:
             calc = self.calculators[step["entry"]]
             raw = {}
@@ -95,8 +149,16 @@ class PlanCalculator:
                 else:
                     raw[name] = source[1]
             # A step given the same inputs as before gives the same outputs: a solve varies one input,
-            # and most steps do not read it.  repr tells 1 from 1.0 and True, and 0.0 from -0.0.
-            key = (step["id"], repr(sorted(raw.items())))
+            # and most steps do not read it.  repr tells 1 from 1.0 and True, and 0.0 from -0.0.  The
+            # very objects the step read last time (a value read or computed once and passed on) have
+            # last time's repr, so its key is taken again without writing them out.
+            given = tuple(raw.values())
+            last = self._last_given.get(step["id"])
+            if last is not None and len(last[0]) == len(given) and all(map(is_, last[0], given)):
+                key = last[1]
+            else:
+                key = (step["id"], repr(sorted(raw.items())))
+                self._last_given[step["id"]] = (given, key)
             if key not in self._steps_done:
                 try:
                     read = calc.read(raw)
@@ -105,10 +167,13 @@ class PlanCalculator:
                     raise DomainError(self._blame(step, exc.name), self._message(step, exc)) from None
                 if len(self._steps_done) >= STEPS_KEPT:
                     self._steps_done.clear()
+                    self._links.clear()
+                    self._written.clear()
                 self._steps_done[key] = (read, outputs)
             read, outputs = self._steps_done[key]
             done[step["id"]] = {"inputs": raw, "values": dict(read), "outputs": dict(outputs)}
-        return done
+            keys[step["id"]] = key
+        return done, keys
 
     def _blame(self, step: dict, name: str) -> str:
         """The plan input an entry's complaint is about: the one bound to it, else 'inputs'."""
@@ -124,31 +189,36 @@ class PlanCalculator:
         done = self.steps_run(values)
         return {o["name"]: done[o["step"]]["outputs"][o["from"]] for o in self.outputs}
 
-    def run(self, raw: dict, units: dict | None = None) -> dict:
+    def run(self, raw: dict, units: dict | None = None, values: dict | None = None) -> dict:
         """``{"inputs", "outputs": {name: {value, text}}, "steps": {id: {href, outputs}}}`` or DomainError.
 
         Each step's ``href`` opens its entry with the same inputs (the entry's query grammar:
-        the inputs whose values differ from the entry's defaults)."""
-        values = self.read(raw)
-        done = self.steps_run(values)
+        the inputs whose values differ from the entry's defaults).  ``values``: ``raw`` already
+        read (``read_all``'s, for raw inputs the plan all knows)."""
+        values = self.read(raw) if values is None else values
+        done, keys = self._steps_run(values)
+        # A figure's text, a step's link: the same for the same step inputs (and units), so kept with its results.
+        shown_in = json.dumps(units, sort_keys=True) if units else ""
         written = {}
         for o in self.outputs:
             value = done[o["step"]]["outputs"][o["from"]]
-            written[o["name"]] = {"value": value, "text": self.write(o, value, units), "step": o["step"]}
-            flag = Calculator.flag(o, value, written[o["name"]]["text"])
+            key = (o["name"], keys[o["step"]], shown_in)
+            if key not in self._written:
+                text = self.write(o, value, units)
+                self._written[key] = (text, Calculator.flag(o, value, text))
+            text, flag = self._written[key]
+            written[o["name"]] = {"value": value, "text": text, "step": o["step"]}
             if flag:
                 written[o["name"]]["flag"] = flag
         steps = {}
         for step in self.steps:
-            calc = self.calculators[step["entry"]]
             item = done[step["id"]]
-            query = calc.changed(item["inputs"], item["values"])
-            steps[step["id"]] = {
-                "entry": step["entry"],
-                "href": step["url"] + (f"?{urlencode(query)}" if query else ""),
-                "query": query,
-                "outputs": item["outputs"],
-            }
+            key = keys[step["id"]]
+            if key not in self._links:
+                query = self.calculators[step["entry"]].changed(item["inputs"], item["values"])
+                self._links[key] = (query, step["url"] + (f"?{urlencode(query)}" if query else ""))
+            query, href = self._links[key]
+            steps[step["id"]] = {"entry": step["entry"], "href": href, "query": dict(query), "outputs": item["outputs"]}
         return {"inputs": values, "outputs": written, "steps": steps}
 
     def remembered(self, raw: dict) -> dict:
@@ -199,11 +269,12 @@ def run_json(plan_id: str, raw_json: str, units_json: str = "") -> str:
     units = json.loads(units_json) if units_json else None
     if not isinstance(raw, dict):
         return json.dumps({"ok": False, "errors": {"inputs": "expected an object of inputs"}})
-    errors = plan.errors(raw)
+    values, errors = plan.read_all(raw)
     if errors:
         return json.dumps({"ok": False, "errors": errors})
     try:
-        result = plan.run(raw, units)
+        whole = len(values) == len(plan.domains) and not set(raw) - set(plan.defaults)
+        result = plan.run(raw, units, values if whole else None)  # else read again, to say what is wrong
     except DomainError as exc:
         return json.dumps({"ok": False, "errors": {exc.name: exc.message}})
     except FormulaError as exc:
