@@ -99,7 +99,8 @@ def _load(d: Draft, problems: Problems) -> None:
         d.calculators = dict(old.calculators)
         d.typeset = old.typeset
         paths = [p for p in sorted(d.paths) if p.exists()]  # a removed file: its pages go with it
-        d.gone = [e for e in old.entries if e.where.path.resolve() in d.paths]
+        names = {p.name for p in d.paths}  # resolving every entry's path costs more than the rest of this step
+        d.gone = [e for e in old.entries if e.where.path.name in names and e.where.path.resolve() in d.paths]
         for entry in d.gone:
             d.calculators.pop(entry.key, None)
     d.fresh = [e for e in (load_file(p, problems) for p in paths) if e is not None]

@@ -81,18 +81,35 @@ def _plain(markdown: str) -> str:
     return " ".join(re.sub(r"[{}_^]", " ", text).split())
 
 
-def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[dict]:
-    """One document per entry; ``chapters`` (number -> Chapter) adds what the entry's chapter covers,
-    shown with each result."""
-    chapters = chapters or {}
-    docs = []
-    for e in entries:
+# Entries are frozen: serve, which makes the index again at each edit, keeps most of them, and
+# finds their words here (id -> the entry itself, so the id stays its own, and its words).
+_WORDS: dict[int, tuple[Entry, tuple[str, str]]] = {}
+_WORDS_KEPT = 8192
+
+
+def _words(e: Entry) -> tuple[str, str]:
+    """An entry's symbols as search terms, and its statement as plain text."""
+    found = _WORDS.get(id(e))
+    if found is None or found[0] is not e:
         tex = (
             [f for f, _ in markdown.fragments(e.statement)]
             + [i.symbol for i in e.inputs]
             + [o.symbol for o in e.outputs]
         )
         symbols = sorted({w for t in tex for w in symbol_words(t)} | {i.name.lower() for i in e.inputs})
+        if len(_WORDS) >= _WORDS_KEPT:
+            _WORDS.clear()
+        found = _WORDS[id(e)] = (e, (" ".join(symbols), _plain(e.statement)))
+    return found[1]
+
+
+def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[dict]:
+    """One document per entry; ``chapters`` (number -> Chapter) adds what the entry's chapter covers,
+    shown with each result."""
+    chapters = chapters or {}
+    docs = []
+    for e in entries:
+        symbols, statement = _words(e)
         docs.append(
             {
                 "id": e.key,
@@ -103,8 +120,8 @@ def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[
                 "chapter": f"Chapter {e.chapter}",
                 "covers": chapters[e.chapter].short if e.chapter in chapters else "",
                 "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
-                "statement": _plain(e.statement),
-                "symbols": " ".join(symbols),
+                "statement": statement,
+                "symbols": symbols,
                 "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
             }
         )

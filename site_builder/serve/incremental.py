@@ -73,6 +73,9 @@ class Site:
         module imported and every lazy table made (that first rebuild is otherwise several times slower)."""
         if self.checked is None or not self.checked.entries:
             return
+        # An edited file is new text, so its schema is checked again: the validator, slow to
+        # import (about 0.1 s), is imported now rather than in the first edit's rebuild.
+        import jsonschema  # noqa: F401
 
         class Done(Exception):
             pass

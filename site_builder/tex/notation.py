@@ -203,8 +203,23 @@ def statement_tex(entry: Entry) -> list[str]:
     return [tex for tex, _ in markdown.fragments(entry.statement)]
 
 
+# Entries are frozen: serve, which makes the notation again at each edit, keeps most of them, and
+# finds their symbols here (id -> the entry itself, so the id stays its own, and its uses).
+_USES: dict[int, tuple[Entry, list[Use]]] = {}
+_USES_KEPT = 8192
+
+
 def uses(entry: Entry) -> list[Use]:
     """Every symbol of an entry, once each: from its statement and its fields' TeX."""
+    found = _USES.get(id(entry))
+    if found is None or found[0] is not entry:
+        if len(_USES) >= _USES_KEPT:
+            _USES.clear()
+        found = _USES[id(entry)] = (entry, _uses(entry))
+    return list(found[1])
+
+
+def _uses(entry: Entry) -> list[Use]:
     named = fields(entry)
     texts = statement_tex(entry) + [i.symbol for i in entry.inputs] + [o.symbol for o in entry.outputs]
     seen: dict[str, list[Use]] = {}
