@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 from ..load.entry import Entry
 from ..load.versions import Release, Version, Versions
@@ -59,6 +58,20 @@ def change_log(versions: Versions, entries: list[Entry]) -> list[Logged]:
         ]
         logged.append(Logged(release, tuple(listed), tuple(presets)))
     return logged
+
+
+def escape(text: str) -> str:
+    """Text as XML character data: ``&``, ``<`` and ``>`` escaped (xml.sax.saxutils' rule, whose
+    module imports urllib.request, and with it http.client, ssl and email, into every build)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(text: str) -> str:
+    """Text as a quoted XML attribute value, as xml.sax.saxutils.quoteattr writes it."""
+    text = escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    return f"'{text}'" if "'" not in text else '"{}"'.format(text.replace('"', "&quot;"))
 
 
 def _stamp(date: str) -> str:
