@@ -118,11 +118,12 @@ def site_files(
     )
     qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
-        made = entry_files(renderer, entry, results(entry, calculators[entry.key], qr_codes[site_url() + entry.url]))
+        computed = results(entry, calculators[entry.key], qr_codes[site_url() + entry.url], checked.presets)
+        made = entry_files(renderer, entry, computed)
         made.update(
             preset_table.files(entry, calculators[entry.key], checked.presets)
         )  # "Every model", opened on demand
-        made.update(preset_file(entry, checked.presets))  # the presets' values, fetched on first use
+        made.update(preset_file(entry, computed.filling))  # the presets' values, fetched on first use
         files.update(made)
         if entry.key == first and on_first is not None:
             on_first(made)

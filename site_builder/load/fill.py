@@ -111,14 +111,17 @@ def offered(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, li
     }
 
 
-def spec(entry: Entry, presets: dict[str, dict[str, Preset]]) -> dict[str, list[page.Preset]]:
+def spec(
+    entry: Entry, presets: dict[str, dict[str, Preset]], calc: Calculator | None = None
+) -> dict[str, list[page.Preset]]:
     """What the page needs to fill this entry: only the offered presets, only their mapped values.
 
     Each preset: id, name, family, sources (title, url, where; listed once), and for each input
-    its text and the index of its source."""
+    its text and the index of its source.  ``calc``: the entry's checked calculator, which has
+    already run each preset's fill (``departures``), when there is one."""
     out = {}
     counts = isinstance(entry, Entry) and any(o.counted for o in entry.outputs)  # a plan composes entries' counts
-    counting = Calculator(entry.spec()) if counts else None
+    counting = (calc or Calculator(entry.spec())) if counts else None
     for kind, chosen in offered(entry, presets).items():
         if not chosen:
             continue

@@ -13,7 +13,6 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..load import fill as preset_fill
 from ..load.entry import PART_TITLES, Entry
 from ..load.versions import Versions, unversioned
 from ..runtime import page, units
@@ -390,7 +389,7 @@ class Renderer:
             related=related,
             cited_by=cited_by,
             feeds=feeds,
-            fill=preset_fill.spec(entry, self.presets),  # the menus: each preset's name and family
+            fill=results.filling,  # the menus: each preset's name and family
             every=[
                 {
                     "kind": kind,

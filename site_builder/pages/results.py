@@ -6,11 +6,12 @@ elasticities) and at each worked case; ``Renderer.entry`` lays them out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..check.check import answer as solved
 from ..check.timelimit import FormulaTimeout, time_limit
 from ..errors import BuildFailed, Problems
+from ..load import fill
 from ..load.entry import Entry
 from ..runtime.calculator import Calculator
 from ..runtime.numbers import index_row, shown_input
@@ -26,11 +27,13 @@ class Results:
     sweeps: list  # each plot's points at the defaults (Calculator.sweep)
     elasticities: dict  # {input: {output: e or None}} at the defaults
     qr: str = ""  # the page's QR code (inline SVG)
+    filling: dict = field(default_factory=dict)  # the presets that fill it (fill.spec): menus, spec, presets.json
 
 
-def results(entry: Entry, calc: Calculator, qr: str = "") -> Results:
+def results(entry: Entry, calc: Calculator, qr: str = "", presets: dict | None = None) -> Results:
     """Everything the page of ``entry`` shows computed; BuildFailed if a chart's or the scaling
-    panel's formula run does not finish."""
+    panel's formula run does not finish.  ``presets``: kind -> id -> Preset, the bank's, of which
+    those that fill ``entry`` are worked out once for the page, its spec and its presets file."""
     try:
         with time_limit():
             sweeps = [calc.sweep({}, p.spec()) for p in entry.plots]
@@ -43,7 +46,8 @@ def results(entry: Entry, calc: Calculator, qr: str = "") -> Results:
             f"entry {entry.key}: a plot's or the scaling panel's formula run {exc}",
         )
         raise BuildFailed(problems) from None
-    return Results(calc.remembered({}), _case_rows(entry, calc), sweeps, elasticities, qr)
+    filling = fill.spec(entry, presets or {}, calc)
+    return Results(calc.remembered({}), _case_rows(entry, calc), sweeps, elasticities, qr, filling)
 
 
 def _inverse_rows(entry: Entry, calc: Calculator, case) -> dict:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from ..load import fill
 from ..load.entry import Entry
 from ..load.presets import devices as preset_devices
 from ..runtime import page
@@ -13,10 +12,9 @@ from .results import Results
 PRESET_FILE = "presets.json"
 
 
-def preset_file(entry: Entry, presets: dict) -> dict[str, bytes]:
-    """``{path: bytes}``: the presets that fill ``entry`` (kind -> [page.Preset], only their mapped
-    values), beside its page, or nothing when none does."""
-    filling = fill.spec(entry, presets)
+def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
+    """``{path: bytes}``: the presets that fill ``entry`` (``filling``, fill.spec's: kind ->
+    [page.Preset], only their mapped values), beside its page, or nothing when none does."""
     if not filling:
         return {}
     return {
@@ -43,7 +41,7 @@ def page_spec(
         "solve": solve_spec(entry, results.run),
         "versions": versions,
     }
-    filling = fill.spec(entry, presets)
+    filling = results.filling
     if filling:
         # Which presets fill this entry, by id; their values and sources (``preset_file``), which
         # only the preset menus and the comparison use, are fetched when the reader first uses them.
