@@ -467,7 +467,8 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
         "",
         f"The bank: {builds['entries']} entries ({builds['cases']} cases, {builds['plots']} charts) from "
         f"{builds['yaml']} YAML files, built into {builds['pages']} pages. Each figure is a fresh process running "
-        "the real command. Derived artefacts (KaTeX output, QR codes, schema verdicts, the start-up stdlib and the "
+        "the real command, with Python's bytecode cache as a reader's `make build` has it (kept in the benchmark's "
+        "folder; PYTHONDONTWRITEBYTECODE, if set where it runs, is left out). Derived artefacts (KaTeX output, QR codes, schema verdicts, the start-up stdlib and the "
         "memory snapshot) are cached in `.cache/` by a hash of their inputs; the first build fills that cache.",
         "",
         "| build | ours |",
