@@ -125,8 +125,9 @@ def weight(browser, base: str, site: Path, path: str, opened=None) -> dict:
         **loaded,
         "loaded": sum(loaded.values()),
         "files": sorted(f.relative_to(site).as_posix() for f in css + ours),
+        # (a page's own CSS, such as its math rules, beside what every page shares)
         "whole": html
-        + sum(map(compressed, [*shared_assets(site), *_site_file(site, base + path).parent.glob("*.json")])),
+        + sum(map(compressed, {*shared_assets(site), *css, *_site_file(site, base + path).parent.glob("*.json")})),
     }
 
 

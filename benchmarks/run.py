@@ -565,7 +565,7 @@ def report(builds, serving, paint, local, slow, slow_server, latency, bytes_, we
             else ""
         )
         + f". The whole of the heaviest page, with every CSS file and all of our JavaScript (what solving, presets, "
-        f"the comparison, the card, the QR code, a pasted config and the rest load when first used, and each way "
+        f"the comparison, the card, the QR code, a pasted config, the charts and the rest load when first used, and each way "
         f"of booting), is {weight['whole'] / 1000:.1f} KB. "
         f"The Python runtime's sources ({weight['python'] / 1000:.1f} KB) would add to it; a page fetches them only "
         "if it falls back to stock "

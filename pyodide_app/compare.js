@@ -3,13 +3,13 @@
 // the reader typed are kept), shown as one table and one chart of the headline.  The link
 // carries the list (link.js, ?compare=llama-3-70b,mixtral-8x7b); an embed card shows the table.
 // Every value is Python's text, set as textContent, never markup.
-import { axisStyle, palette, ticks } from "./plots.js";
+import { axisStyle, loadUplot, palette, ticks } from "./plots.js";
 
 export const MAX_COMPARED = 8;   // presets one comparison holds (link.js caps a link's list the same)
 const COLUMNS = 4;               // results a row shows: the headline, then the link's show= or the next ones
 
 // ``deps``: spec, form, runner, rawInputs, units, presets (setupPresets's), limit(raw), alive(),
-// uplot (uPlot's URL), listed ([{kind, id}] from the link), shown() (the link's show=), changed()
+// uplot and uplotCss (uPlot's code and stylesheet), listed ([{kind, id}] from the link), shown() (the link's show=), changed()
 // (the page writes its link again).  Loaded by page.js on the reader's first use of the comparison
 // (ondemand.js), when a preset is first chosen, or at once when the link compares presets.
 export function setupCompare(deps) {
@@ -185,7 +185,7 @@ export function setupCompare(deps) {
     const computed = rows.filter((r) => r.reply.ok);
     caption.textContent = `${spec.labels[name] || name}: ${computed.map((r) => `${r.preset.name} ${r.reply.value.outputs[name].flag || r.reply.value.outputs[name].text}`).join("; ")}.`;
     const mine = seq;
-    const uPlot = (await import(deps.uplot)).default;
+    const uPlot = await loadUplot(deps.uplot, deps.uplotCss);
     if (mine !== seq || !deps.alive()) return;
     const axis = axisStyle(output ? output.unit || "" : "", deps.units());
     const values = rows.map((r) => {

@@ -45,8 +45,10 @@ function limit(raw, times = 1) {
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
 let current = null;  // the page being shown: a token that async work checks after each wait
-// Charts are drawn on the main thread, which Python's start needs too: they wait until Python
-// is ready, or until the reader scrolls them into view, whichever comes first.
+// The charts' code (plots.js, uPlot's code and stylesheet) loads, and they are drawn, when the
+// reader brings them near the screen (half a screen before they show), not with the page: a
+// reader who never scrolls to them never fetches it.  Until then each has its points as a table.
+// When the page's Python is ready they are drawn from its sweeps, before that from the build's.
 function chartsWhenSeen() {
   const section = document.getElementById("plots");
   if (!section || !spec.plots.length) return;
@@ -54,7 +56,7 @@ function chartsWhenSeen() {
     if (!entries.some((e) => e.isIntersecting)) return;
     seen.disconnect();
     startCharts();
-  });
+  }, { rootMargin: "0px 0px 50% 0px" });
   seen.observe(section);
 }
 let chartsAsked = false;   // the charts were started once on this page: a load that failed is tried again
@@ -66,9 +68,10 @@ function startCharts() {
     if (mine !== current) return null;   // the reader has moved on
     if (!plots) { charts = null; return null; }   // the reader was told; the next change tries again
     // (uPlot's own code loads with the charts: one that fails says so in each chart, plots.js)
-    const c = new plots.Charts(script.dataset.uplot, spec);
+    const c = new plots.Charts(script.dataset.uplot, spec, script.dataset.uplotCss);
     c.units = units();   // the axes follow the unit menus
-    c.draw(spec.sweeps);
+    if (ready) scheduleExtras();   // Python's sweeps of the inputs as they are now
+    else c.draw(spec.sweeps);      // the build's, until Python is ready and draws its own
     return c;
   });
 }
@@ -432,10 +435,10 @@ async function restartPython(error) {
 async function startPython() {
   const mine = current;
   setStatus("loading", "Loading Python…");
+  chartsWhenSeen();
   try {
     if (!runner) await running();   // the worker could not be created: say why
     runner.onrestart = restartPython;
-    chartsWhenSeen();
     const generation = runner.generation;
     await loadPython().catch(async (err) => {
       // The page before left a formula running that the watchdog stopped: this page's Python
@@ -454,12 +457,10 @@ async function startPython() {
     const since = performance.getEntriesByName("page-visit").pop();
     setStatus("ready", `Python ready in ${((performance.now() - (since ? since.startTime : 0)) / 1000).toFixed(1)} s. Change any input.`);
     root.dataset.python = "ready";
-    startCharts();
     await recompute(true);
     await solve.ask();
   } catch (err) {
     if (mine !== current) return;
-    startCharts();
     setStatus("failed", `Python failed to load: ${err.message}. The results shown are for the defaults.`);
     root.dataset.python = "failed";
   }
@@ -600,6 +601,7 @@ function initPage() {
     compare = module.setupCompare({
       spec, form, runner, rawInputs, units, presets, limit, alive,
       uplot: script.dataset.uplot,
+      uplotCss: script.dataset.uplotCss,
       listed: link.compare,
       shown: () => shown,
       changed: () => { if (ready) form.dispatchEvent(new Event("input")); },   // computed again, so the link carries the list

@@ -134,12 +134,32 @@ export function palette() {
   };
 }
 
+// uPlot's code, with its stylesheet: a page links neither until it draws a chart (its charts, or a
+// comparison's).  The stylesheet stays in the document's head for the pages after (Turbo keeps it);
+// one that fails to load leaves the charts drawn, unstyled.
+const sheets = new Map();   // a stylesheet's URL -> its load settled
+function stylesheet(href) {
+  if (!sheets.has(href)) {
+    const link = Object.assign(document.createElement("link"), { rel: "stylesheet", href });
+    sheets.set(href, new Promise((done) => { link.onload = link.onerror = done; }));
+    document.head.append(link);
+  }
+  return sheets.get(href);
+}
+export async function loadUplot(url, css) {
+  const [module] = await Promise.all([import(url), css && stylesheet(css)]);
+  return module.default;
+}
+
 export class Charts {
-  constructor(uplotUrl, spec) {
+  constructor(uplotUrl, spec, uplotCss) {
     this.spec = spec;
     this.charts = [];
     this.sweeps = null;
-    this.ready = import(uplotUrl).then((module) => { uPlot = module.default; });
+    this.ready = loadUplot(uplotUrl, uplotCss).then((module) => { uPlot = module; });
+    // The first draw may come a while later (once Python's sweeps are in): a failure to load is
+    // told by that draw (draw below), never as an unhandled rejection of a page being left.
+    this.ready.catch(() => {});
     // uPlot keeps the colours it was given: when the theme changes (the Theme button sets
     // data-theme on <html>, or the system setting changes) the charts are drawn again.
     const restyle = this.restyleNow = () => this.restyle();

@@ -91,7 +91,6 @@ def site_files(
     entries, calculators, typeset, math_css = checked.entries, checked.calculators, checked.typeset, checked.css
     prompts, intro = checked.prompts, checked.intro
     files: dict[str, bytes | Path] = {**static(), **vendored()}
-    files["static/math.css"] = math_css.encode()
     startup, snapshot, inputs = stdlib.startup_files()
     pyodide_version = package_version("pyodide")
     stdlib_path = f"pyodide/{pyodide_version}/stdlib-startup-{digest(startup)}.zip"
@@ -104,7 +103,9 @@ def site_files(
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
     files["search-index.json"] = search.index_json(entries, checked.chapters, [p for p, _ in checked.plans.values()])
     sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir) + plan_sources(entries_dir)
-    version = digest(*(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)))
+    version = digest(
+        *(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)), math_css.encode()
+    )
     renderer = Renderer(
         entries,
         typeset,
@@ -115,6 +116,7 @@ def site_files(
         chapters=checked.chapters,
         versions=checked.versions,
         plans=[p for p, _ in checked.plans.values()],
+        math_css=math_css,
     )
     qr_codes = _qr_svgs([site_url() + e.url for e in entries])
     for entry in sorted(entries, key=lambda e: e.key != first):  # stable: the bank's order otherwise
@@ -140,6 +142,7 @@ def site_files(
     files["notation/index.html"] = renderer.notation().encode()
     if prompts:
         files["synthesis/index.html"] = renderer.synthesis(prompts, intro).encode()
+    files.update(renderer.math_sheets)  # each page's math rules, shared by the pages that use the same
     redirects = {alias.strip("/") + "/index.html" for alias in aliases(entries)}
     pages = sum(path.endswith(".html") and path not in redirects for path in files)  # an alias's page only forwards
     files["sw.js"] = offline.service_worker(files)
@@ -153,7 +156,8 @@ def site_files(
 
 def entry_files(renderer: Renderer, entry: Entry, computed: Results) -> dict[str, bytes]:
     """One entry's files: its page, its QR code and the pages of its aliases."""
-    files = {entry.url.strip("/") + "/index.html": renderer.entry(entry, computed).encode()}
+    html = renderer.entry(entry, computed)
+    files = {entry.url.strip("/") + "/index.html": html.encode(), **renderer.math_sheets_of(html)}
     files[entry.url.strip("/") + "/qr.svg"] = computed.qr.replace(
         "<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1
     ).encode()

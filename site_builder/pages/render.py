@@ -18,9 +18,9 @@ from ..load.versions import Versions, unversioned
 from ..runtime import page, units
 from ..runtime.citation import book_bibtex, entry_citation
 from ..runtime.numbers import reading, shown_input, write_input
-from ..ship.assets import Assets
+from ..ship.assets import Assets, digest
 from ..tex import markdown, notation
-from ..tex.math import NotTypeset, Typeset
+from ..tex.math import NotTypeset, Typeset, page_stylesheet
 from . import preset_table
 from .changes import atom_feed, change_log
 from .errata import errata
@@ -28,6 +28,8 @@ from .results import Results
 from .spec import page_spec
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+_MATH_CSS = "/static/math/page.css"  # in a page as rendered, until its own stylesheet is named
+_MATH_LINK = re.compile(r'<link rel="stylesheet" href="/(static/math/[0-9a-f]+\.css)">')
 
 
 def _bytecode_cache() -> FileSystemBytecodeCache | None:
@@ -98,6 +100,7 @@ class Renderer:
         chapters: dict | None = None,
         versions: Versions | None = None,
         plans: list | None = None,
+        math_css: str = "",
     ):
         self.entries = entries
         self.versions = versions or unversioned(entries)
@@ -118,6 +121,10 @@ class Renderer:
             for ref in dict.fromkeys(e.related):
                 self.relating.setdefault(ref, []).append(e)
         self.math = math
+        # The rules for KaTeX's styles as classes (tex/math.py), the whole bank's: each page links
+        # a stylesheet of the ones it uses, named by its content, so pages that use the same share it.
+        self.math_css = math_css
+        self.math_sheets: dict[str, bytes] = {}
         self.assets = assets
         self.site_url = site_url
         self.date = date
@@ -176,10 +183,21 @@ class Renderer:
         return Markup(re.sub(r"(?<=\d),(?=\d{3})", ",<wbr>", str(escape(markdown.printed_text(text)))))
 
     def _page(self, template: str, **context) -> str:
-        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's, math.css)."""
+        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's, its own rules')."""
         page = self.env.get_template(template)
-        html = page.render(assets=self.assets, r=self, math=True, **context)
-        return html if 'class="katex' in html else page.render(assets=self.assets, r=self, math=False, **context)
+        html = page.render(assets=self.assets, r=self, math=True, math_css=_MATH_CSS, **context)
+        if 'class="katex' not in html:
+            return page.render(assets=self.assets, r=self, math=False, math_css="", **context)
+        rules = page_stylesheet(html, self.math_css).encode()
+        if not rules:
+            return html.replace(f'<link rel="stylesheet" href="{_MATH_CSS}">\n', "")
+        path = f"static/math/{digest(rules)}.css"
+        self.math_sheets[path] = rules
+        return html.replace(_MATH_CSS, "/" + path)
+
+    def math_sheets_of(self, html: str) -> dict[str, bytes]:
+        """The math stylesheet a page rendered here links, as a file of the site ({} for none)."""
+        return {path: self.math_sheets[path] for path in _MATH_LINK.findall(html)}
 
     def index(self) -> str:
         parts = []

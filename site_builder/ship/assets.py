@@ -45,7 +45,6 @@ class Assets:
     alias_js: str
     katex_css: str
     katex_fonts: tuple[str, ...]  # what every entry's math uses, preloaded
-    math_css: str
     pyodide: str
     stdlib: str
     snapshot: str
@@ -163,7 +162,6 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         python_js="/static/python.js",
         alias_js=url("static/alias.js"),
         katex_css="/" + katex_css,
-        math_css=url("static/math.css"),
         katex_fonts=tuple(
             "/" + katex_css.replace("katex.min.css", f"fonts/KaTeX_{name}.woff2")
             for name in ("Main-Regular", "Math-Italic")

@@ -194,3 +194,14 @@ def without_inline_styles(html: str, rules: dict[str, str]) -> str:
 def stylesheet(rules: dict[str, str]) -> str:
     """The CSS for ``without_inline_styles``' classes, in a stable order."""
     return "".join(f".{name}{{{style}}}\n" for name, style in sorted(rules.items()))
+
+
+_RULE = re.compile(r"^\.(ks-[0-9a-f]{8})\{", re.M)
+_USED = re.compile(r"\bks-[0-9a-f]{8}\b")
+
+
+def page_stylesheet(html: str, css: str) -> str:
+    """The rules of ``stylesheet``'s ``css`` that one page's ``html`` uses (its text and its spec),
+    in the same order: a page links these few instead of the whole site's."""
+    used = set(_USED.findall(html))
+    return "".join(line + "\n" for line in css.splitlines() if (m := _RULE.match(line)) and m.group(1) in used)

@@ -184,9 +184,9 @@ def test_a_chart_that_cannot_be_drawn_says_so_and_is_not_counted_as_drawn(browse
     open_entry(page, server, "/46/")
     page.locator("#plots").scroll_into_view_if_needed()
     page.wait_for_selector(".chart .chart-failed")
-    # Both draws fail, the first from the build's points and the one after Python's first
-    # result, and both are reported: in the page, and as errors rather than in silence.
-    page.wait_for_function("() => document.documentElement.dataset.replies")
+    # Both draws fail, the first (the charts come into view with Python ready) and the one after
+    # an input changes, and both are reported: in the page, and as errors rather than in silence.
+    page.fill("#in-k", "23")
     for _ in range(100):
         if len(errors) >= 2:
             break

@@ -337,8 +337,9 @@ def test_memory_stays_flat_across_many_navigations(page, server):
     for n in range(1, last + 1):
         target = "/36/" if n % 2 else "/35/"
         page.click(f"main a[href='{target}']")
-        page.wait_for_function(
-            "(path) => location.pathname === path && document.documentElement.dataset.charts",
+        page.wait_for_function(  # the charts are drawn when scrolled near: brought into view until they are
+            "(path) => location.pathname === path && (document.getElementById('plots').scrollIntoView(),"
+            " document.documentElement.dataset.charts)",
             arg=target,
             timeout=PYTHON_READY_MS,
         )

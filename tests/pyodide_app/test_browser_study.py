@@ -13,6 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typese
 
 def test_a_chart_redraws_after_an_input_change(page, server):
     open_entry(page, server, "/19/")
+    page.locator("#plots").scroll_into_view_if_needed()  # charts are drawn when scrolled near
     page.wait_for_function("() => Number(document.documentElement.dataset.charts || 0) >= 1")  # Python's first draw
     drawn = page.evaluate("Number(document.documentElement.dataset.charts)")
     before = page.locator("#plot-0 canvas").screenshot()
@@ -27,6 +28,7 @@ def test_the_elasticity_of_training_cost_in_parameters_reads_one(page, server):
     open_entry(page, server, "/1/")
     assert page.text_content("#el-N-C_train") == "1.00"
     page.fill("#in-N", "70B")
+    page.locator("#plots").scroll_into_view_if_needed()
     page.wait_for_function("() => Number(document.documentElement.dataset.charts || 0) >= 1")
     assert page.text_content("#el-N-C_train") == "1.00"
     assert page.text_content("#el-D-C_serve") == "0.00"

@@ -135,7 +135,8 @@ def test_code_still_arriving_when_the_reader_leaves_is_no_error(fresh, site, cod
     gate, asked = threading.Event(), threading.Event()
     with own_server(site, gate=gate, held=(code,), asked=asked) as held:
         fresh.goto(held.url + "/35/")
-        python_ready(fresh)  # the charts start now, and their code is held
+        python_ready(fresh)
+        fresh.evaluate("document.getElementById('plots').scrollIntoView()")  # the charts start now, their code held
         assert asked.wait(READY_S)
         fresh.goto(held.url + "/36/")
         gate.set()
@@ -346,6 +347,7 @@ def test_webkit_reports_the_c_locale_and_still_draws_charts(engine, server):
     reported = "Object.getOwnPropertyDescriptor(Navigator.prototype, 'language').get.call(navigator)"
     assert engine.evaluate(reported) == "C"
     python_ready(engine)
+    engine.evaluate("document.getElementById('plots').scrollIntoView()")  # charts are drawn when scrolled near
     engine.wait_for("document.documentElement.dataset.charts", READY_S)
     assert engine.evaluate("navigator.language") == "en"  # the page's own language stood in for it
     assert min(engine.evaluate(INKED)) > 1000
