@@ -608,8 +608,10 @@ function initPage() {
     });
     heldCompare.replay();
   }) : Promise.resolve());
-  firstUse(presetBox, loadPresets, (menu) => { if (presets === NO_PRESETS) heldPresets.hold(menu); });
-  firstUse(compareBox, loadCompare, (menu) => { if (compare === NO_COMPARE) heldCompare.hold(menu); });
+  // A choice held for its code is a question the page has not answered yet (data-asking), until
+  // the code is in and the choice made again: its link is not yet the page's link.
+  firstUse(presetBox, loadPresets, (menu) => { if (presets === NO_PRESETS) { heldPresets.hold(menu); tracked(loadPresets()); } });
+  firstUse(compareBox, loadCompare, (menu) => { if (compare === NO_COMPARE) { heldCompare.hold(menu); tracked(loadCompare()); } });
   if (presetBox && Object.keys(link.presets).length) need(loadPresets());
   if (link.compare.length) need(loadCompare());
 
