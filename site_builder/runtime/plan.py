@@ -37,6 +37,15 @@ from .solve import solve
 STEPS_KEPT = 2048  # steps' results kept for a run or a solve that asks them again (a few MB at most)
 
 
+def _kept(cache: dict, key, make):
+    """``make()``, remembered in ``cache`` by ``key``; a full cache (STEPS_KEPT) starts again."""
+    if key not in cache:
+        if len(cache) >= STEPS_KEPT:
+            cache.clear()
+        cache[key] = make()
+    return cache[key]
+
+
 class PlanCalculator:
     """One plan: its inputs, its steps (each an entry's calculator) and its outputs."""
 
@@ -88,28 +97,20 @@ class PlanCalculator:
         changes one); a list is handed out as a copy."""
         if type(raw) is not str:
             return domain.read(raw)
-        key = (domain.name, raw)
-        if key not in self._reads:
-            if len(self._reads) >= STEPS_KEPT:
-                self._reads.clear()
+
+        def attempt():
             try:
-                self._reads[key] = (domain.read(raw), None)
+                return domain.read(raw), None
             except DomainError as exc:
-                self._reads[key] = (None, exc)
-        value, error = self._reads[key]
+                return None, exc
+
+        value, error = _kept(self._reads, (domain.name, raw), attempt)
         if error is not None:
             raise DomainError(error.name, error.message)
         return list(value) if isinstance(value, list) else value
 
     def errors(self, raw: dict) -> dict:
-        found = {}
-        for d in self.domains:
-            if d.name in raw:
-                try:
-                    self._read(d, raw[d.name])
-                except DomainError as exc:
-                    found[d.name] = exc.message
-        return found
+        return self.read_all(raw)[1]
 
     def echoes(self, raw: dict) -> dict:
         found = {}
@@ -122,12 +123,7 @@ class PlanCalculator:
     def _echo(self, domain: Domain, raw):
         if type(raw) is not str:
             return domain.echo(raw)
-        key = (domain.name, raw)
-        if key not in self._echoes:
-            if len(self._echoes) >= STEPS_KEPT:
-                self._echoes.clear()
-            self._echoes[key] = domain.echo(raw)
-        echo = self._echoes[key]
+        echo = _kept(self._echoes, (domain.name, raw), lambda: domain.echo(raw))
         return dict(echo) if isinstance(echo, dict) else echo
 
     def steps_run(self, values: dict) -> dict:
