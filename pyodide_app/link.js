@@ -35,10 +35,23 @@ export function ignored(names, one, many) {
 }
 const pairs = (list) => list.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
 
+// The one value the link gives ``key`` (undefined: none).  A name given twice with two values
+// (?model=a&model=b, ?L=40&L=80) could be read either way: neither is taken, and the page says so
+// and keeps its own; the same value twice is one value.
+function one(params, key, link) {
+  const values = [...new Set(params.filter(([k]) => k === key).map(([, v]) => v))];
+  if (values.length < 2) return values[0];
+  const listed = values.slice(0, LISTED).map(short);
+  const list = values.length > LISTED ? `${listed.join(", ")}, … (${values.length - LISTED} more)`
+    : `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}`;
+  link.notices.push(`Ignored the link's ${values.length} values for ${short(key)}, ${list}: a link gives one, so the page keeps its own.`);
+  return undefined;
+}
+
 // A question: ?solve=<input> and one target, written <output>=, <output><= or <output>>= (a key
 // ending in < or > is always a target; a plain key is one when it names an output).
 function readQuestion(params, link, spec, claimed) {
-  const free = params.filter(([k]) => k === "solve").map(([, v]) => v);
+  const free = [...new Set(params.filter(([k]) => k === "solve").map(([, v]) => v))];
   if (!free.length) return;
   claimed.add("solve");
   const targets = [];
@@ -47,7 +60,7 @@ function readQuestion(params, link, spec, claimed) {
     const name = sense === "=" ? key : key.slice(0, -1);
     if (sense !== "=" || spec.outputs.some((o) => o.name === name)) {
       claimed.add(key);
-      targets.push({ output: name, sense, target: value });
+      if (!targets.some((t) => t.output === name && t.sense === sense && t.target === value)) targets.push({ output: name, sense, target: value });
     }
   }
   const says = (why) => link.notices.push(`Ignored the link's question: ${why}`);
@@ -72,7 +85,7 @@ function preset(kind) {
   return {
     key: kind,
     read(params, link, spec) {
-      const id = params.filter(([k]) => k === kind).map(([, v]) => v).pop();
+      const id = one(params, kind, link);
       if (id === undefined || id === "") return;
       const offered = (spec.presets || {})[kind] || [];
       if (offered.some((p) => p.id === id)) link.presets[kind] = id;
@@ -84,7 +97,7 @@ function preset(kind) {
 
 // Unit choices: ?units=bytes:GiB,flop:sci, each one the page's menus offer (``page.units``).
 function readUnits(params, link, spec, claimed, page) {
-  const text = params.filter(([k]) => k === "units").map(([, v]) => v).pop() || "";
+  const text = one(params, "units", link) || "";
   const wrong = [];
   const chosen = {};  // family -> the known choices the link names for it
   for (const pair of text.split(",")) {
@@ -105,7 +118,7 @@ function readUnits(params, link, spec, claimed, page) {
 
 // The outputs an embed card shows: ?show=speedup,tokens (unknown names ignored, with a notice).
 function readShow(params, link, spec) {
-  const text = params.filter(([k]) => k === "show").map(([, v]) => v).pop();
+  const text = one(params, "show", link);
   if (text === undefined) return;
   const known = new Set(spec.outputs.map((o) => o.name));
   const wrong = [];
@@ -120,7 +133,7 @@ function readShow(params, link, spec) {
 // Presets compared side by side: ?compare=llama-3-70b,h100-sxm, each an id of a preset that fills
 // this entry (of either kind); unknown ids are ignored with a notice, a list past MAX_COMPARE cut.
 function readCompare(params, link, spec) {
-  const text = params.filter(([k]) => k === "compare").map(([, v]) => v).pop();
+  const text = one(params, "compare", link);
   if (text === undefined) return;
   const offered = spec.presets || {};
   const wrong = [];
@@ -152,7 +165,7 @@ export const PARAMS = [
   { key: "units", read: readUnits, write: (s) => { const u = Object.entries(s.units || {}).filter(([, c]) => c); return u.length ? [["units", u.map(([f, c]) => `${f}:${c}`).join(",")]] : []; } },
   { key: "show", read: readShow, write: (s) => (s.show && s.show.length ? [["show", s.show.join(",")]] : []) },
   { key: "compare", read: readCompare, write: (s) => (s.compare && s.compare.length ? [["compare", s.compare.map((c) => c.id).join(",")]] : []) },
-  { key: "version", read: (params, link) => { const v = params.filter(([k]) => k === "version").map(([, x]) => x).pop(); link.version = v === undefined ? null : v; }, write: (s) => (s.version ? [["version", String(s.version)]] : []) },
+  { key: "version", read: (params, link) => { const v = one(params, "version", link); link.version = v === undefined ? null : v; }, write: (s) => (s.version ? [["version", String(s.version)]] : []) },
   { key: "embed", read: (params, link) => { link.embed = params.some(([k, v]) => k === "embed" && v === "1"); }, write: (s) => (s.embed ? [["embed", "1"]] : []) },
 ];
 const RESERVED = new Set(PARAMS.map((row) => row.key).filter(Boolean));
@@ -166,10 +179,14 @@ export function readLink(search, spec, page = { units: {} }) {
   for (const row of PARAMS) if (row.read) row.read(params, link, spec, claimed, page);
   const names = new Set(spec.inputs.map((i) => i.name));
   const unknown = [];
-  for (const [name, value] of params) {
-    if (RESERVED.has(name) || claimed.has(name)) continue;
-    if (!names.has(name)) { if (!unknown.includes(name)) unknown.push(name); }
-    else if (value.length > MAX_VALUE) link.notices.push(`Ignored the link's value for ${name}: it is too long.`);
+  const read = new Set();
+  for (const [name] of params) {
+    if (RESERVED.has(name) || claimed.has(name) || read.has(name)) continue;
+    read.add(name);
+    if (!names.has(name)) { unknown.push(name); continue; }
+    const value = one(params, name, link);
+    if (value === undefined) continue;
+    if (value.length > MAX_VALUE) link.notices.push(`Ignored the link's value for ${name}: it is too long.`);
     else link.inputs[name] = value;
   }
   const noun = spec.noun || "entry";   // a plan's page reads its link here too

@@ -78,3 +78,32 @@ def test_a_plans_page_sums_up_hundreds_of_unknown_parameters(page, server):
         f"Ignored {MANY} unknown parameters: “p0”, “p1”, “p2”, … ({MANY - 3} more); this plan has no inputs by those names."
     ]
     assert page.problems == []
+
+
+def test_a_name_given_two_values_is_refused_not_guessed(page, server):
+    """?model=a&model=b or ?L=40&L=80 could be read either way: neither value is taken, the page
+    says so and keeps its own, and the address bar drops the name; a value given twice is one."""
+    open_entry(page, server, "/35/")
+    default_L = page.input_value("#in-L")
+    open_entry(page, server, "/35/?model=llama-3-70b&model=mixtral-8x7b&L=40&L=80&L=40&s=4k&s=4k")
+    assert lines(page) == [
+        "Ignored the link's 2 values for “model”, “llama-3-70b” and “mixtral-8x7b”: a link gives one, so the page keeps its own.",
+        "Ignored the link's 2 values for “L”, “40” and “80”: a link gives one, so the page keeps its own.",
+    ]
+    assert page.input_value("#preset-model") == "" and page.query_selector(".preset-mark") is None
+    assert page.input_value("#in-L") == default_L and page.input_value("#in-s") == "4k"
+    search = page.evaluate("location.search")
+    assert "model=" not in search and "L=" not in search and "s=4k" in search
+    assert page.problems == []
+
+
+def test_a_plans_page_refuses_two_models_too(page, server):
+    page.goto(server.url + "/plans/serve/?model=llama-3-70b&model=mixtral-8x7b&model=llama-3-8b")
+    page.wait_for_selector("article.plan[data-plan-state]")
+    assert lines(page) == [
+        "Ignored the link's 3 values for “model”, “llama-3-70b”, “mixtral-8x7b” and “llama-3-8b”: a link gives one,"
+        " so the page keeps its own."
+    ]
+    assert page.input_value("#preset-model") == ""
+    assert "model=" not in page.evaluate("location.search")
+    assert page.problems == []
