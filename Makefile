@@ -59,7 +59,7 @@ test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest $(XDIST)
 
 # The link property (tests/pyodide_app/test_browser_link_property.py) over more random sequences than `make test`
-# runs, from another seed: CI runs both, so every CI run drives 300 distinct sequences.
+# runs, from other seeds: CI runs both, so every CI run drives 270 distinct sequences.
 test-links: setup $(VENV)/.installed-test chromium
 	LINK_SEQUENCES=240 LINK_SEED=20261203 $(PY) -m pytest $(XDIST) tests/pyodide_app/test_browser_link_property.py
 

@@ -26,7 +26,7 @@ from tests.browsing import open_entry
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
-SEQUENCES = int(os.environ.get("LINK_SEQUENCES", "60"))
+SEQUENCES = int(os.environ.get("LINK_SEQUENCES", "30"))
 SEED = int(os.environ.get("LINK_SEED", "20261201"))
 # Entries with presets (35: a model; 37: a model and an accelerator), unit menus, questions with
 # one answer and with several (19), choices and whole numbers.
