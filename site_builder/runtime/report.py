@@ -203,7 +203,8 @@ class Report:
                 )
         elif everywhere:
             status = "solved"
-            flat = low is not None and self._flat(low, high)
+            # Flat over a search cut short (self.late) says nothing of the values never tried.
+            flat = low is not None and self._flat(low, high) and not self.late
             tail = f"it does not depend on {free}" if flat else f"it is {words}{target_text} throughout"
         else:
             status = "none"

@@ -336,6 +336,19 @@ def test_a_formula_slow_far_out_keeps_the_search_near_and_says_so():
     )
 
 
+def test_an_output_flat_where_a_search_cut_short_looked_is_not_said_to_be_independent():
+    """Seen in WebKit on a loaded machine: the budget ran out after one value, and the answer said
+    the output "does not depend on" the input from that one value."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solve_module, "SLOW", -1.0)  # every evaluation counts as slow: one step each way
+        answer = _message("25", {}, "q", "inflation", "<=", "0.5")
+    assert answer["cut"] and answer["status"] == "solved"
+    assert "does not depend" not in answer["message"]
+    assert answer["message"].endswith(
+        "is 0.1 throughout; it is at most 0.5 throughout; the formula is slow beyond, so no further values were tried"
+    )
+
+
 @pytestmark_words
 def test_a_pole_is_not_a_turn():
     # t = ln b / ln a jumps from −∞ to ∞ at a = 1
