@@ -128,9 +128,22 @@ def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[
     return docs + notation_documents(entries)
 
 
+# The last notation documents and what they were made of: each symbol's canonical TeX and meaning
+# in each entry, in the bank's order (all a group's document reads).  serve makes the index again
+# at every edit, and an edit seldom changes a symbol.
+_NOTATION: list = [None, []]
+
+
 def notation_documents(entries: list[Entry]) -> list[dict]:
     """One document per symbol group of /notation/: found by the symbols' names (``beta``, ``H_kv``)
     and by what they mean, listed as notation."""
+    made_of = tuple((u.canonical, u.meaning) for e in entries for u in notation.uses(e))
+    if _NOTATION[0] != made_of:
+        _NOTATION[:] = [made_of, _notation_documents(entries)]
+    return [dict(doc) for doc in _NOTATION[1]]
+
+
+def _notation_documents(entries: list[Entry]) -> list[dict]:
     docs = []
     for group in notation.notation(entries):
         names = sorted({notation.name(c) for c in group.symbols})
