@@ -279,6 +279,20 @@ def _history(path, tree, at, items, releases, problems) -> tuple[Version, ...]:
 # ----------------------------------------------------------------------------- the gate
 
 
+# Presets are frozen: each one's fingerprint taken once (id -> the preset itself, so the id stays
+# its own, and its fingerprint).  serve gates every preset again at each edit.
+_PRESET_PRINTS: dict[int, tuple[object, dict]] = {}
+
+
+def _preset_print(preset) -> dict:
+    found = _PRESET_PRINTS.get(id(preset))
+    if found is None or found[0] is not preset:
+        if len(_PRESET_PRINTS) >= 4096:
+            _PRESET_PRINTS.clear()
+        found = _PRESET_PRINTS[id(preset)] = (preset, preset_fingerprint(preset))
+    return found[1]
+
+
 def check_versions(
     versions: Versions,
     entries: list[Entry],
@@ -307,7 +321,7 @@ def check_versions(
             problems.add(path, history[0].where.line if history else 1, f"presets.{key}: no preset is {key}")
     for key, preset in sorted(listed.items()):
         history = versions.presets.get(key, ())
-        now = preset_fingerprint(preset)
+        now = _preset_print(preset)
         where = preset.where
         if not history:
             problems.add(path, 1, f"preset {key} has no version; add it under presets with fingerprint {flow(now)}")
