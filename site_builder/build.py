@@ -20,6 +20,7 @@ from .bank import Bank, assemble
 from .cache import Cache, key
 from .check.plan_check import plan_files as plan_sources
 from .load.entry import Entry
+from .load.load import text_digest
 from .load.presets import preset_files
 from .pages import preset_table, search
 from .pages.plan_page import plan_files
@@ -81,6 +82,17 @@ def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     return site_files(assemble(entries_dir), entries_dir)
 
 
+def source_digests(entries: list[Entry], entries_dir: Path) -> list[bytes]:
+    """The digest of each source's text, in a stable order, for the site's version: an entry's as
+    the bank read it (``Entry.text_digest``: serve, which rebuilds the edited entries, reads no
+    other entry file again), every other file's (presets, plans, the bank's own files) read now."""
+    read = {e.where.path.name: e.text_digest for e in entries if e.text_digest and e.where is not None}
+    top = sorted(Path(entries_dir).glob("*.yaml"), key=lambda p: p.name)  # the folder's order, as Paths sort
+    found = [read.get(p.name) or text_digest(p.read_text(encoding="utf-8")) for p in top]
+    found += [text_digest(p.read_text(encoding="utf-8")) for p in preset_files(entries_dir) + plan_sources(entries_dir)]
+    return [f.encode() for f in found]
+
+
 def site_files(
     checked: Bank, entries_dir: Path, first: str | None = None, on_first=None, date: str | None = None
 ) -> tuple[dict[str, bytes | Path], dict]:
@@ -102,9 +114,10 @@ def site_files(
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
     files["search-index.json"] = search.index_json(entries, checked.chapters, [p for p, _ in checked.plans.values()])
-    sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir) + plan_sources(entries_dir)
     version = digest(
-        *(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)), math_css.encode()
+        *source_digests(entries, entries_dir),
+        *(v for v in files.values() if isinstance(v, bytes)),
+        math_css.encode(),
     )
     renderer = Renderer(
         entries,
