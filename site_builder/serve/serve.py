@@ -180,26 +180,43 @@ def _commits() -> list[Path]:
 
 
 def _sources(entries: Path, extra: list[Path] = ()) -> dict[Path, tuple]:
-    """Every file a build reads that an author edits, with its modification stamp."""
-    watched = [
-        *extra,
-        *Path(entries).glob("*.yaml"),
-        *Path(entries).glob("presets/*/*.yaml"),
-        *(ROOT / "templates").glob("*.html"),
-        *(ROOT / "pyodide_app").glob("*"),
-        *(ROOT / "site_builder").rglob("*.py"),
-        *(ROOT / "site_builder").rglob("*.json"),
-        *(ROOT / "site_builder").rglob("*.mjs"),
-        NETLIFY,
-    ]
+    """Every file a build reads that an author edits, with its modification stamp (by its resolved
+    path).  Each folder is listed and resolved once, a file on its own only if it is a link: serve
+    looks at every source at each save, before it rebuilds."""
     found = {}
-    for p in watched:
+    for p in (*extra, NETLIFY):
+        _stamp(p.resolve(), p, found)
+    presets = Path(entries) / "presets"
+    folders = [(Path(entries), (".yaml",)), (ROOT / "templates", (".html",)), (ROOT / "pyodide_app", None)]
+    folders += [(presets / name, (".yaml",)) for name in _names(presets) if (presets / name).is_dir()]
+    code = ROOT / "site_builder"
+    folders += [(Path(top), (".py", ".json", ".mjs")) for top, _, _ in os.walk(code)]
+    for folder, suffixes in folders:
+        base = folder.resolve()
         try:
-            stat = p.stat()
+            listing = list(os.scandir(folder))
         except OSError:
             continue
-        found[p.resolve()] = (stat.st_mtime_ns, stat.st_size)
+        for item in listing:
+            if suffixes is None or item.name.endswith(suffixes):
+                path = Path(item.path).resolve() if item.is_symlink() else base / item.name
+                _stamp(path, item, found)
     return found
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _stamp(path: Path, item, found: dict) -> None:
+    try:
+        stat = item.stat()
+    except OSError:
+        return
+    found[path] = (stat.st_mtime_ns, stat.st_size)
 
 
 class Watch:
