@@ -35,6 +35,8 @@ SOCKET_FD = "DERIVATION_BANK_SERVE_FD"  # the listening socket a restarted serve
 RESTARTED = "DERIVATION_BANK_SERVE_RESTARTED"  # what changed, for the restarted serve to say
 POLL_S = 0.02  # without inotify, a stat of each source every 20 ms: a save is seen within 20 ms
 SCAN_S = 0.5  # with inotify, which wakes serve at a save, a scan all the same now and then
+SERVING_S = 0.001  # the interpreter's switch interval while serve serves (sys.setswitchinterval)
+UNTIL_FIRST_S = 0.05  # ... and while it rebuilds, until the edited page is written
 
 
 def _now() -> int:
@@ -245,10 +247,11 @@ class Watch:
                 return
         self.fd = fd
 
-    def wait(self) -> None:
+    def wait(self) -> bool:
+        """Until a save (True) or SCAN_S without one (False; polling, always False)."""
         if self.fd is None:
             time.sleep(POLL_S)
-            return
+            return False
         ready, _, _ = select.select([self.fd], [], [], SCAN_S)
         if ready:
             try:
@@ -256,6 +259,7 @@ class Watch:
                     pass
             except BlockingIOError:
                 pass
+        return bool(ready)
 
     def close(self) -> None:
         if self.fd is not None:
@@ -324,15 +328,24 @@ def serve(entries: Path, out: Path, port: int) -> int:
 
     # The server's threads answer a reloading page while the rest of the site is rebuilt: let them
     # take the interpreter every 1 ms rather than every 5 (the page's files then come at once).
-    sys.setswitchinterval(0.001)
+    # Until the edited page is written there is nothing new to answer with: the rebuild keeps the
+    # interpreter (UNTIL_FIRST_S), rather than hand it over at every request for the old page.
+    sys.setswitchinterval(SERVING_S)
     restarted = os.environ.pop(RESTARTED, None)
     if restarted:
         print(f"restarted with the new code of {restarted}", flush=True)
     events = Events()
-    site = Site(entries, out, announce=events.built)
+
+    def announce(urls: list[str]) -> None:
+        sys.setswitchinterval(SERVING_S)
+        events.built(urls)
+
+    site = Site(entries, out, announce=announce)
     katex = katex_process.install()
+    untidy = [False]
 
     def rebuild(changed: set[Path] | None) -> None:
+        sys.setswitchinterval(UNTIL_FIRST_S)
         try:
             print(site.update(changed) if changed else site.full(), flush=True)
         except BuildFailed as failed:
@@ -340,14 +353,23 @@ def serve(entries: Path, out: Path, port: int) -> int:
             print(report, flush=True)
             print("serving the last good build", flush=True)
             events.failed(report)
-        # The bank and the site kept in memory are many objects that live on: collect the last
-        # rebuild's garbage now, while nobody waits, and keep the rest out of later collections
-        # (a full one took 20-50 ms, in the middle of the next edit's rebuild).
-        gc.unfreeze()
-        gc.collect()
+        finally:
+            sys.setswitchinterval(SERVING_S)
+        # The bank and the site kept in memory are many objects that live on: keep them out of
+        # later collections (a full one took 20-50 ms, in the middle of the next edit's rebuild;
+        # 0.2 s at ten times the bank), and collect the garbage among them once serve is idle.
         gc.freeze()
+        untidy[0] = True
+
+    def tidy() -> None:
+        if untidy[0]:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            untidy[0] = False
 
     rebuild(None)
+    tidy()
     site.warm()
     commits = _commits()
     watch = Watch(_folders(entries, commits))
@@ -361,9 +383,11 @@ def serve(entries: Path, out: Path, port: int) -> int:
     print(f"serving {out} at http://127.0.0.1:{httpd.server_address[1]}/  (Ctrl-C to stop)", flush=True)
     try:
         while True:
-            watch.wait()
+            woken = watch.wait()
             now = _sources(entries, commits)
             if now == stamps:
+                if not woken:
+                    tidy()  # a wait with no save: serve is idle
                 continue
             changed = {p for p in now.keys() | stamps.keys() if now.get(p) != stamps.get(p)}
             stamps = now
