@@ -60,19 +60,25 @@ def licences() -> dict:
     return {"files": files, "code": package.get("license", ""), "served": served}
 
 
+_QR: dict[tuple[str, str], str] = {}  # (segno's version, url) -> its code, as made or read from the cache
+
+
 def _qr_svgs(urls: list[str]) -> dict[str, str]:
     """QR codes of entry URLs; encoding picks among eight masks, slowly, so results are cached
-    (and segno, slow to import too, is imported only for a code not made before)."""
-    cache = Cache("qr")
+    (and segno, slow to import too, is imported only for a code not made before); serve, which
+    asks for every code at each edit, keeps them in memory too."""
     version = importlib.metadata.version("segno")
-    found = {}
+    found = {url: _QR[(version, url)] for url in urls if (version, url) in _QR}
+    if len(found) == len(urls):
+        return found
+    cache = Cache("qr")
     for url in urls:
         k = key(version, url)
         if cache.get(k) is None:
             import segno
 
             cache.put(k, segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}"))
-        found[url] = cache.get(k)
+        found[url] = _QR[(version, url)] = cache.get(k)
     cache.save()
     return found
 

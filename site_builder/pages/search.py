@@ -137,10 +137,22 @@ _NOTATION: list = [None, []]
 def notation_documents(entries: list[Entry]) -> list[dict]:
     """One document per symbol group of /notation/: found by the symbols' names (``beta``, ``H_kv``)
     and by what they mean, listed as notation."""
-    made_of = tuple((u.canonical, u.meaning) for e in entries for u in notation.uses(e))
+    made_of = tuple(_symbols(e) for e in entries)
     if _NOTATION[0] != made_of:
         _NOTATION[:] = [made_of, _notation_documents(entries)]
     return [dict(doc) for doc in _NOTATION[1]]
+
+
+_SYMBOLS: dict[int, tuple[Entry, tuple]] = {}  # id -> the entry itself and its (symbol, meaning) pairs
+
+
+def _symbols(e: Entry) -> tuple:
+    found = _SYMBOLS.get(id(e))
+    if found is None or found[0] is not e:
+        if len(_SYMBOLS) >= _WORDS_KEPT:
+            _SYMBOLS.clear()
+        found = _SYMBOLS[id(e)] = (e, tuple((u.canonical, u.meaning) for u in notation.uses(e)))
+    return found[1]
 
 
 def _notation_documents(entries: list[Entry]) -> list[dict]:
