@@ -37,6 +37,7 @@ POLL_S = 0.02  # without inotify, a stat of each source every 20 ms: a save is s
 SCAN_S = 0.5  # with inotify, which wakes serve at a save, a scan all the same now and then
 SERVING_S = 0.001  # the interpreter's switch interval while serve serves (sys.setswitchinterval)
 UNTIL_FIRST_S = 0.05  # ... and while it rebuilds, until the edited page is written
+RELOAD_S = 0.05  # how long the rest of a rebuild waits for the edited page to be fetched
 
 
 def _now() -> int:
@@ -52,6 +53,8 @@ class Events:
         self.all = _now()  # every page at once (a full build)
         self.problems: str | None = None
         self.generation = 0
+        self.served = threading.Condition()  # a page sent: (how many so far, the last one's URL)
+        self.sent = (0, "")
 
     def written_at(self, url: str) -> int:
         with self.changed:
@@ -81,6 +84,17 @@ class Events:
     def wait(self, generation: int, timeout: float) -> None:
         with self.changed:
             self.changed.wait_for(lambda: self.generation != generation, timeout)
+
+    def page_sent(self, url: str) -> None:
+        with self.served:
+            self.sent = (self.sent[0] + 1, url)
+            self.served.notify_all()
+
+    def await_page(self, urls: list[str], timeout: float) -> None:
+        """Until one of ``urls`` is sent anew, or ``timeout``."""
+        with self.served:
+            before = self.sent[0]
+            self.served.wait_for(lambda: self.sent[0] != before and self.sent[1] in urls, timeout)
 
 
 class LiveHandler(Handler):
@@ -134,6 +148,7 @@ class LiveHandler(Handler):
             '<script type="module" src="/__serve__/reload.js"></script>\n</head>'
         )
         body = target.read_bytes().replace(b"</head>", tags.encode(), 1)
+        self.events.page_sent(url)
         return self._send_bytes(body, "text/html; charset=utf-8", status)
 
     def _stream(self):
@@ -336,9 +351,16 @@ def serve(entries: Path, out: Path, port: int) -> int:
         print(f"restarted with the new code of {restarted}", flush=True)
     events = Events()
 
+    first = [False]  # the next pages announced are an edit's first
+
     def announce(urls: list[str]) -> None:
         sys.setswitchinterval(SERVING_S)
         events.built(urls)
+        if first[0] and "*" not in urls:
+            # The edited page is written: the rest of the site waits for an open page to fetch
+            # it (its reload, told by the event stream), at most RELOAD_S, rather than contend with it.
+            first[0] = False
+            events.await_page(urls, RELOAD_S)
 
     site = Site(entries, out, announce=announce)
     katex = katex_process.install()
@@ -346,6 +368,7 @@ def serve(entries: Path, out: Path, port: int) -> int:
 
     def rebuild(changed: set[Path] | None) -> None:
         sys.setswitchinterval(UNTIL_FIRST_S)
+        first[0] = True
         try:
             print(site.update(changed) if changed else site.full(), flush=True)
         except BuildFailed as failed:
