@@ -63,6 +63,10 @@ def _start(
     raise RuntimeError(f"{command} did not serve {ready} in {wait:.0f} s")
 
 
+def _path() -> str:
+    return os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+
+
 def _fetch(port: int, path: str) -> bytes | None:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
@@ -135,7 +139,9 @@ def serve(work: Path, bank: Path, port: int, cache: Path | None = None, wait: fl
         work,
         "/35/",
         port,
-        {"DERIVATION_BANK_CACHE": str(cache)} if cache else None,
+        # This checkout's code: in the temporary folder it runs from, ``-m site_builder`` would find
+        # the installed package, which in a second worktree is another checkout's.
+        {"PYTHONPATH": _path(), **({"DERIVATION_BANK_CACHE": str(cache)} if cache else {})},
         wait,
     )
 

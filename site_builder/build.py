@@ -20,6 +20,7 @@ from .bank import Bank, assemble
 from .cache import Cache, key
 from .check.plan_check import plan_files as plan_sources
 from .load.entry import Entry
+from .load.load import text_digest
 from .load.presets import preset_files
 from .pages import preset_table, search
 from .pages.plan_page import plan_files
@@ -59,19 +60,25 @@ def licences() -> dict:
     return {"files": files, "code": package.get("license", ""), "served": served}
 
 
+_QR: dict[tuple[str, str], str] = {}  # (segno's version, url) -> its code, as made or read from the cache
+
+
 def _qr_svgs(urls: list[str]) -> dict[str, str]:
     """QR codes of entry URLs; encoding picks among eight masks, slowly, so results are cached
-    (and segno, slow to import too, is imported only for a code not made before)."""
-    cache = Cache("qr")
+    (and segno, slow to import too, is imported only for a code not made before); serve, which
+    asks for every code at each edit, keeps them in memory too."""
     version = importlib.metadata.version("segno")
-    found = {}
+    found = {url: _QR[(version, url)] for url in urls if (version, url) in _QR}
+    if len(found) == len(urls):
+        return found
+    cache = Cache("qr")
     for url in urls:
         k = key(version, url)
         if cache.get(k) is None:
             import segno
 
             cache.put(k, segno.make(url, error="m").svg_inline(scale=4, title=f"QR code: {url}"))
-        found[url] = cache.get(k)
+        found[url] = _QR[(version, url)] = cache.get(k)
     cache.save()
     return found
 
@@ -79,6 +86,17 @@ def _qr_svgs(urls: list[str]) -> dict[str, str]:
 def build(entries_dir: Path) -> tuple[dict[str, bytes | Path], dict]:
     """The whole site as ``{path: bytes}`` (vendored files as paths to link), and counts for the summary."""
     return site_files(assemble(entries_dir), entries_dir)
+
+
+def source_digests(entries: list[Entry], entries_dir: Path) -> list[bytes]:
+    """The digest of each source's text, in a stable order, for the site's version: an entry's as
+    the bank read it (``Entry.text_digest``: serve, which rebuilds the edited entries, reads no
+    other entry file again), every other file's (presets, plans, the bank's own files) read now."""
+    read = {e.where.path.name: e.text_digest for e in entries if e.text_digest and e.where is not None}
+    top = sorted(Path(entries_dir).glob("*.yaml"), key=lambda p: p.name)  # the folder's order, as Paths sort
+    found = [read.get(p.name) or text_digest(p.read_text(encoding="utf-8")) for p in top]
+    found += [text_digest(p.read_text(encoding="utf-8")) for p in preset_files(entries_dir) + plan_sources(entries_dir)]
+    return [f.encode() for f in found]
 
 
 def site_files(
@@ -102,9 +120,10 @@ def site_files(
     # Made from that zip and only valid with it; named by the hash of what made both.
     files[f"snapshot/{pyodide_version}/{inputs[:10]}.snapshot"] = snapshot
     files["search-index.json"] = search.index_json(entries, checked.chapters, [p for p, _ in checked.plans.values()])
-    sources = sorted(Path(entries_dir).glob("*.yaml")) + preset_files(entries_dir) + plan_sources(entries_dir)
     version = digest(
-        *(p.read_bytes() for p in sources), *(v for v in files.values() if isinstance(v, bytes)), math_css.encode()
+        *source_digests(entries, entries_dir),
+        *(v for v in files.values() if isinstance(v, bytes)),
+        math_css.encode(),
     )
     renderer = Renderer(
         entries,

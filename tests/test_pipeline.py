@@ -10,6 +10,7 @@ import pytest
 
 from site_builder import bank
 from site_builder.check import check as check_module
+from site_builder.check import plan_check
 from site_builder.check import timelimit
 from site_builder.errors import BuildFailed, Problems
 from site_builder.load.load import load_chapters, load_synthesis
@@ -95,6 +96,9 @@ def test_every_inverse_case_is_solved_once_per_build(monkeypatch):
     calls = []
     answer = solve_module.Problem.answer  # what every solve.solve call runs, whoever calls it
     monkeypatch.setattr(solve_module.Problem, "answer", lambda self: calls.append(self) or answer(self))
+    # A build as the first in its process: no calculator or plan kept from an earlier one.
+    monkeypatch.setattr(check_module, "_MADE", {})
+    monkeypatch.setattr(plan_check, "_PASSED", {})
     problems = Problems()
     checked = bank.gather(ENTRIES, problems, steps=bank.CHECKS)
     assert not problems

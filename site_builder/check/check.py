@@ -195,6 +195,25 @@ def _formula_line(entry: Entry, line: int) -> int:
     return entry.block_lines["formula"] + line - 1
 
 
+# A calculator is made of its spec alone (the browser makes it of the same): spec, as JSON ->
+# the one made of it, with the runs it has remembered.  serve checks an edited entry again at
+# every save, and an edit to its words leaves the spec as it was: the check's runs (its cases,
+# every preset's fill, its plots) are then the ones the last check made.
+_MADE: dict[str, Calculator] = {}
+_MADE_KEPT = 2048
+
+
+def _made(spec: dict) -> Calculator:
+    key = json.dumps(spec, ensure_ascii=False, default=repr)
+    calc = _MADE.get(key)
+    if calc is None:
+        calc = Calculator(spec)
+        if len(_MADE) >= _MADE_KEPT:
+            _MADE.clear()
+        _MADE[key] = calc
+    return calc
+
+
 def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
     found = formula_problems(entry.formula)
     for line, message in found:
@@ -202,7 +221,7 @@ def _calculator(entry: Entry, problems: Problems) -> Calculator | None:
     if found:
         return None
     try:
-        calc = Calculator(entry.spec())
+        calc = _made(entry.spec())
     except FormulaError as exc:
         problems.add(entry.where.path, _formula_line(entry, exc.line or 1), str(exc))
         return None

@@ -231,6 +231,9 @@ class Entry(Located):
     # block scalar.  ``at("solve", "output")`` reads the first (see Located).
     lines: dict = field(default_factory=dict, compare=False, repr=False)
     block_lines: dict = field(default_factory=dict, compare=False)
+    # The sha256 of the file's text as the entry was read from it: the site's version covers it
+    # (build.site_files) without the file being read again.
+    text_digest: str = field(default="", compare=False, repr=False)
 
     @property
     def in_bank(self) -> bool:

@@ -5,6 +5,7 @@ YAML is parsed once here.  Problems are collected, never raised one at a time.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -63,14 +64,19 @@ def load_file(path: Path, problems: Problems) -> Entry | None:
         problems.add(path, tree.line(at), message)
     if len(problems) > before:
         return None
-    return _entry(path, raw, tree, problems)
+    return _entry(path, raw, tree, problems, text_digest(text))
+
+
+def text_digest(text: str) -> str:
+    """A source's text, hashed for the site's version (``Entry.text_digest``, build.site_files)."""
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # Keys built into typed items (or copied) by _entry itself; every other key is passed on as it is.
 STRUCTURED = frozenset({"inputs", "outputs", "cases", "plots", "feeds", "fill", "solve"})
 
 
-def _entry(path: Path, raw: dict, tree: Tree, problems: Problems) -> Entry | None:
+def _entry(path: Path, raw: dict, tree: Tree, problems: Problems, digest: str = "") -> Entry | None:
     def where(*at) -> Where:
         return Where(path, tree.line(at))
 
@@ -141,6 +147,7 @@ def _entry(path: Path, raw: dict, tree: Tree, problems: Problems) -> Entry | Non
             for name, text in mapping.items()
         ),
         lines=tree.lines,
+        text_digest=digest,
     )
 
 

@@ -107,30 +107,55 @@ def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[
     """One document per entry; ``chapters`` (number -> Chapter) adds what the entry's chapter covers,
     shown with each result."""
     chapters = chapters or {}
-    docs = []
-    for e in entries:
-        symbols, statement = _words(e)
-        docs.append(
-            {
-                "id": e.key,
-                "url": e.url,
-                "label": e.label,
-                "title": e.title,
-                "aliases": " · ".join(e.aliases),
-                "chapter": f"Chapter {e.chapter}",
-                "covers": chapters[e.chapter].short if e.chapter in chapters else "",
-                "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
-                "statement": statement,
-                "symbols": symbols,
-                "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
-            }
-        )
+    docs = [_document(e, chapters[e.chapter].short if e.chapter in chapters else "") for e in entries]
     return docs + notation_documents(entries)
+
+
+def _document(e: Entry, covers: str) -> dict:
+    symbols, statement = _words(e)
+    return {
+        "id": e.key,
+        "url": e.url,
+        "label": e.label,
+        "title": e.title,
+        "aliases": " · ".join(e.aliases),
+        "chapter": f"Chapter {e.chapter}",
+        "covers": covers,
+        "section": "Toolkit" if not e.in_bank else f"Part {e.part}",
+        "statement": statement,
+        "symbols": symbols,
+        "terms": " ".join([i.label for i in e.inputs] + [o.label for o in e.outputs]),
+    }
+
+
+# The last notation documents and what they were made of: each symbol's canonical TeX and meaning
+# in each entry, in the bank's order (all a group's document reads).  serve makes the index again
+# at every edit, and an edit seldom changes a symbol.
+_NOTATION: list = [None, []]
 
 
 def notation_documents(entries: list[Entry]) -> list[dict]:
     """One document per symbol group of /notation/: found by the symbols' names (``beta``, ``H_kv``)
     and by what they mean, listed as notation."""
+    made_of = tuple(_symbols(e) for e in entries)
+    if _NOTATION[0] != made_of:
+        _NOTATION[:] = [made_of, _notation_documents(entries)]
+    return [dict(doc) for doc in _NOTATION[1]]
+
+
+_SYMBOLS: dict[int, tuple[Entry, tuple]] = {}  # id -> the entry itself and its (symbol, meaning) pairs
+
+
+def _symbols(e: Entry) -> tuple:
+    found = _SYMBOLS.get(id(e))
+    if found is None or found[0] is not e:
+        if len(_SYMBOLS) >= _WORDS_KEPT:
+            _SYMBOLS.clear()
+        found = _SYMBOLS[id(e)] = (e, tuple((u.canonical, u.meaning) for u in notation.uses(e)))
+    return found[1]
+
+
+def _notation_documents(entries: list[Entry]) -> list[dict]:
     docs = []
     for group in notation.notation(entries):
         names = sorted({notation.name(c) for c in group.symbols})
@@ -175,6 +200,27 @@ def plan_documents(plans) -> list[dict]:
     ]
 
 
+def _json(doc: dict) -> str:
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+# Entries are frozen: an entry's document, as JSON, made once (id -> the entry itself, the
+# chapter's words its document carries, and the JSON).  serve makes the index again at each edit.
+_DOCS: dict[int, tuple[Entry, str, str]] = {}
+
+
 def index_json(entries: list[Entry], chapters: dict | None = None, plans=()) -> bytes:
-    docs = index_documents(entries, chapters) + plan_documents(plans)
-    return json.dumps(docs, ensure_ascii=False, separators=(",", ":")).encode()
+    """The index, as ``json.dumps`` writes the list of ``index_documents`` and ``plan_documents``:
+    each entry's document written once, and kept while the entry is."""
+    chapters = chapters or {}
+    parts = []
+    for e in entries:
+        covers = chapters[e.chapter].short if e.chapter in chapters else ""
+        found = _DOCS.get(id(e))
+        if found is None or found[0] is not e or found[1] != covers:
+            if len(_DOCS) >= _WORDS_KEPT:
+                _DOCS.clear()
+            found = _DOCS[id(e)] = (e, covers, _json(_document(e, covers)))
+        parts.append(found[2])
+    parts += [_json(doc) for doc in notation_documents(entries) + plan_documents(plans)]
+    return ("[" + ",".join(parts) + "]").encode()

@@ -35,6 +35,9 @@ SOCKET_FD = "DERIVATION_BANK_SERVE_FD"  # the listening socket a restarted serve
 RESTARTED = "DERIVATION_BANK_SERVE_RESTARTED"  # what changed, for the restarted serve to say
 POLL_S = 0.02  # without inotify, a stat of each source every 20 ms: a save is seen within 20 ms
 SCAN_S = 0.5  # with inotify, which wakes serve at a save, a scan all the same now and then
+SERVING_S = 0.001  # the interpreter's switch interval while serve serves (sys.setswitchinterval)
+UNTIL_FIRST_S = 0.05  # ... and while it rebuilds, until the edited page is written
+RELOAD_S = 0.05  # how long the rest of a rebuild waits for the edited page to be fetched
 
 
 def _now() -> int:
@@ -50,6 +53,8 @@ class Events:
         self.all = _now()  # every page at once (a full build)
         self.problems: str | None = None
         self.generation = 0
+        self.served = threading.Condition()  # a page sent: (how many so far, the last one's URL)
+        self.sent = (0, "")
 
     def written_at(self, url: str) -> int:
         with self.changed:
@@ -79,6 +84,17 @@ class Events:
     def wait(self, generation: int, timeout: float) -> None:
         with self.changed:
             self.changed.wait_for(lambda: self.generation != generation, timeout)
+
+    def page_sent(self, url: str) -> None:
+        with self.served:
+            self.sent = (self.sent[0] + 1, url)
+            self.served.notify_all()
+
+    def await_page(self, urls: list[str], timeout: float) -> None:
+        """Until one of ``urls`` is sent anew, or ``timeout``."""
+        with self.served:
+            before = self.sent[0]
+            self.served.wait_for(lambda: self.sent[0] != before and self.sent[1] in urls, timeout)
 
 
 class LiveHandler(Handler):
@@ -132,6 +148,7 @@ class LiveHandler(Handler):
             '<script type="module" src="/__serve__/reload.js"></script>\n</head>'
         )
         body = target.read_bytes().replace(b"</head>", tags.encode(), 1)
+        self.events.page_sent(url)
         return self._send_bytes(body, "text/html; charset=utf-8", status)
 
     def _stream(self):
@@ -180,26 +197,43 @@ def _commits() -> list[Path]:
 
 
 def _sources(entries: Path, extra: list[Path] = ()) -> dict[Path, tuple]:
-    """Every file a build reads that an author edits, with its modification stamp."""
-    watched = [
-        *extra,
-        *Path(entries).glob("*.yaml"),
-        *Path(entries).glob("presets/*/*.yaml"),
-        *(ROOT / "templates").glob("*.html"),
-        *(ROOT / "pyodide_app").glob("*"),
-        *(ROOT / "site_builder").rglob("*.py"),
-        *(ROOT / "site_builder").rglob("*.json"),
-        *(ROOT / "site_builder").rglob("*.mjs"),
-        NETLIFY,
-    ]
+    """Every file a build reads that an author edits, with its modification stamp (by its resolved
+    path).  Each folder is listed and resolved once, a file on its own only if it is a link: serve
+    looks at every source at each save, before it rebuilds."""
     found = {}
-    for p in watched:
+    for p in (*extra, NETLIFY):
+        _stamp(p.resolve(), p, found)
+    presets = Path(entries) / "presets"
+    folders = [(Path(entries), (".yaml",)), (ROOT / "templates", (".html",)), (ROOT / "pyodide_app", None)]
+    folders += [(presets / name, (".yaml",)) for name in _names(presets) if (presets / name).is_dir()]
+    code = ROOT / "site_builder"
+    folders += [(Path(top), (".py", ".json", ".mjs")) for top, _, _ in os.walk(code)]
+    for folder, suffixes in folders:
+        base = folder.resolve()
         try:
-            stat = p.stat()
+            listing = list(os.scandir(folder))
         except OSError:
             continue
-        found[p.resolve()] = (stat.st_mtime_ns, stat.st_size)
+        for item in listing:
+            if suffixes is None or item.name.endswith(suffixes):
+                path = Path(item.path).resolve() if item.is_symlink() else base / item.name
+                _stamp(path, item, found)
     return found
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def _stamp(path: Path, item, found: dict) -> None:
+    try:
+        stat = item.stat()
+    except OSError:
+        return
+    found[path] = (stat.st_mtime_ns, stat.st_size)
 
 
 class Watch:
@@ -228,10 +262,11 @@ class Watch:
                 return
         self.fd = fd
 
-    def wait(self) -> None:
+    def wait(self) -> bool:
+        """Until a save (True) or SCAN_S without one (False; polling, always False)."""
         if self.fd is None:
             time.sleep(POLL_S)
-            return
+            return False
         ready, _, _ = select.select([self.fd], [], [], SCAN_S)
         if ready:
             try:
@@ -239,6 +274,7 @@ class Watch:
                     pass
             except BlockingIOError:
                 pass
+        return bool(ready)
 
     def close(self) -> None:
         if self.fd is not None:
@@ -307,15 +343,32 @@ def serve(entries: Path, out: Path, port: int) -> int:
 
     # The server's threads answer a reloading page while the rest of the site is rebuilt: let them
     # take the interpreter every 1 ms rather than every 5 (the page's files then come at once).
-    sys.setswitchinterval(0.001)
+    # Until the edited page is written there is nothing new to answer with: the rebuild keeps the
+    # interpreter (UNTIL_FIRST_S), rather than hand it over at every request for the old page.
+    sys.setswitchinterval(SERVING_S)
     restarted = os.environ.pop(RESTARTED, None)
     if restarted:
         print(f"restarted with the new code of {restarted}", flush=True)
     events = Events()
-    site = Site(entries, out, announce=events.built)
+
+    first = [False]  # the next pages announced are an edit's first
+
+    def announce(urls: list[str]) -> None:
+        sys.setswitchinterval(SERVING_S)
+        events.built(urls)
+        if first[0] and "*" not in urls:
+            # The edited page is written: the rest of the site waits for an open page to fetch
+            # it (its reload, told by the event stream), at most RELOAD_S, rather than contend with it.
+            first[0] = False
+            events.await_page(urls, RELOAD_S)
+
+    site = Site(entries, out, announce=announce)
     katex = katex_process.install()
+    untidy = [False]
 
     def rebuild(changed: set[Path] | None) -> None:
+        sys.setswitchinterval(UNTIL_FIRST_S)
+        first[0] = True
         try:
             print(site.update(changed) if changed else site.full(), flush=True)
         except BuildFailed as failed:
@@ -323,14 +376,23 @@ def serve(entries: Path, out: Path, port: int) -> int:
             print(report, flush=True)
             print("serving the last good build", flush=True)
             events.failed(report)
-        # The bank and the site kept in memory are many objects that live on: collect the last
-        # rebuild's garbage now, while nobody waits, and keep the rest out of later collections
-        # (a full one took 20-50 ms, in the middle of the next edit's rebuild).
-        gc.unfreeze()
-        gc.collect()
+        finally:
+            sys.setswitchinterval(SERVING_S)
+        # The bank and the site kept in memory are many objects that live on: keep them out of
+        # later collections (a full one took 20-50 ms, in the middle of the next edit's rebuild;
+        # 0.2 s at ten times the bank), and collect the garbage among them once serve is idle.
         gc.freeze()
+        untidy[0] = True
+
+    def tidy() -> None:
+        if untidy[0]:
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+            untidy[0] = False
 
     rebuild(None)
+    tidy()
     site.warm()
     commits = _commits()
     watch = Watch(_folders(entries, commits))
@@ -344,9 +406,11 @@ def serve(entries: Path, out: Path, port: int) -> int:
     print(f"serving {out} at http://127.0.0.1:{httpd.server_address[1]}/  (Ctrl-C to stop)", flush=True)
     try:
         while True:
-            watch.wait()
+            woken = watch.wait()
             now = _sources(entries, commits)
             if now == stamps:
+                if not woken:
+                    tidy()  # a wait with no save: serve is idle
                 continue
             changed = {p for p in now.keys() | stamps.keys() if now.get(p) != stamps.get(p)}
             stamps = now

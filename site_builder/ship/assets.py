@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from . import shrink
@@ -130,12 +131,17 @@ def vendored() -> dict[str, bytes | Path]:
 SHIPPED = {".js": shrink.javascript, ".css": shrink.css}  # our code as shipped: no comments (shrink.py)
 
 
+@lru_cache(maxsize=256)
+def _shipped(suffix: str, source: str) -> bytes:
+    """``source`` as shipped, remembered by its text: serve builds again at every edit, and
+    shrinking our JavaScript is most of the time ``static`` takes."""
+    return SHIPPED[suffix](source).encode()
+
+
 def static() -> dict[str, bytes]:
     """Our own browser files and the Python runtime, by site path."""
     files = {
-        f"static/{p.name}": SHIPPED[p.suffix](p.read_text(encoding="utf-8")).encode()
-        if p.suffix in SHIPPED
-        else p.read_bytes()
+        f"static/{p.name}": _shipped(p.suffix, p.read_text(encoding="utf-8")) if p.suffix in SHIPPED else p.read_bytes()
         for p in sorted(APP.iterdir())
         if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"
     }
@@ -146,6 +152,12 @@ def static() -> dict[str, bytes]:
 
 def versioned(path: str, content: bytes) -> str:
     return f"/{path}?v={digest(content)}"
+
+
+@lru_cache(maxsize=4)
+def _lock_info(lock: bytes) -> str:
+    """pyodide-lock.json's ``info``, remembered by the file's bytes (a few hundred kB of JSON to parse)."""
+    return json.dumps(json.loads(lock)["info"], sort_keys=True, separators=(",", ":"))
 
 
 def assets(files: dict[str, bytes | Path], version: str) -> Assets:
@@ -171,11 +183,7 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         stdlib="/" + next(p for p in files if "/stdlib-startup-" in p),
         snapshot="/" + next(p for p in files if p.startswith("snapshot/")),
         xz_decoder="/" + next(p for p in files if p.startswith("vendor/xz-decompress/")),
-        pyodide_lock_info=json.dumps(
-            json.loads((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_text())["info"],
-            sort_keys=True,
-            separators=(",", ":"),
-        ),
+        pyodide_lock_info=_lock_info((NODE_MODULES / "pyodide" / "pyodide-lock.json").read_bytes()),
         uplot_js="/" + next(p for p in files if p.endswith("uPlot.esm.js")),
         uplot_css="/" + next(p for p in files if p.endswith("uPlot.min.css")),
         turbo="/" + next(p for p in files if p.startswith("vendor/turbo/")),
