@@ -20,7 +20,7 @@ from ..runtime.citation import book_bibtex, entry_citation
 from ..runtime.numbers import reading, shown_input, write_input
 from ..ship.assets import Assets, digest
 from ..tex import markdown, notation
-from ..tex.math import NotTypeset, Typeset, page_stylesheet
+from ..tex.math import NotTypeset, Typeset, page_katex_css, page_stylesheet, shipped_katex_rules
 from . import preset_table
 from .changes import atom_feed, change_log
 from .errata import errata
@@ -183,14 +183,14 @@ class Renderer:
         return Markup(re.sub(r"(?<=\d),(?=\d{3})", ",<wbr>", str(escape(markdown.printed_text(text)))))
 
     def _page(self, template: str, **context) -> str:
-        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's, its own rules')."""
+        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's rules, its own)."""
         page = self.env.get_template(template)
         html = page.render(assets=self.assets, r=self, math=True, math_css=_MATH_CSS, **context)
         if 'class="katex' not in html:
             return page.render(assets=self.assets, r=self, math=False, math_css="", **context)
-        rules = page_stylesheet(html, self.math_css).encode()
-        if not rules:
-            return html.replace(f'<link rel="stylesheet" href="{_MATH_CSS}">\n', "")
+        # KaTeX's rules this page's math can match, then the page's own (its inline styles as
+        # classes): one stylesheet, in the order the two were once linked.
+        rules = (page_katex_css(html, shipped_katex_rules()) + "\n" + page_stylesheet(html, self.math_css)).encode()
         path = f"static/math/{digest(rules)}.css"
         self.math_sheets[path] = rules
         return html.replace(_MATH_CSS, "/" + path)
