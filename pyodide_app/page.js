@@ -13,14 +13,15 @@
 // (every.js), the card's image (card.js), an older version's results (versions.js), the embed
 // card's fit (embed.js), a pasted config (config.js), "Copy as Python" and the charts' code; a
 // link that asks for one of them loads it at once, and the page's first computation waits for
-// it (see ``needed``).  ondemand.js shows them meanwhile and keeps what the reader did.
+// it (see ``needed``).  ondemand.js shows them meanwhile and keeps what the reader did.  Practice
+// mode and the reader's record (practice.js) load on the first reach for the toggle or as the
+// record comes near the screen, the comparison's stylesheet as its section does.
 import { reboot, running, runner } from "./python.js";
-import { setupPractice } from "./practice.js";
 import { setupInputs, showEchoes } from "./inputs.js";
 import { setupNotation } from "./notation.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
-import { compareMenus, firstUse, heldChoices, loadCode, loadData, presetMenus, solvePanel } from "./ondemand.js";
+import { compareMenus, firstUse, heldChoices, linkStylesheet, loadCode, loadData, presetMenus, solvePanel, whenNear } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets, compare;   // this page's solve panel, preset menus and comparison (stand-ins until their code is in)
@@ -44,6 +45,7 @@ function limit(raw, times = 1) {
 }
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
+let near = [];       // watch for the record and the comparison coming near the screen
 let current = null;  // the page being shown: a token that async work checks after each wait
 // The charts' code (plots.js, uPlot's code and stylesheet) loads, and they are drawn, when the
 // reader brings them near the screen (half a screen before they show), not with the page: a
@@ -539,11 +541,25 @@ function initPage() {
     }
   }
 
-  setupPractice(spec);
   setupAnnounce();
   setupInputs(form);
   const page = current;   // an answer that arrives after the reader left is not shown on the next page
   const alive = () => page === current;
+
+  // ---- practice mode and the record (practice.js): a press on the toggle before the code is in
+  // is passed on once it is
+  let practising = null;
+  const loadPractice = () => (practising ||= code("./practice.js", "practice mode").then((module) => {
+    if (!module) { practising = null; return null; }   // asked again on the next use
+    return alive() ? module.setupPractice(spec) : null;
+  }));
+  const toggle = document.getElementById("practice-toggle");
+  firstUse(toggle, loadPractice);
+  toggle.addEventListener("click", () => loadPractice().then((practice) => practice && practice.toggle()));
+  near.push(whenNear(document.getElementById("record"), loadPractice));
+  // The comparison's stylesheet (compare.css): as its section comes near the screen.
+  const compareStyles = () => linkStylesheet(script.dataset.compareCss);
+  near.push(whenNear(document.getElementById("compare"), compareStyles));
   const touched = new Set();   // the inputs the reader changed on this page (a preset chosen later keeps them)
   needed = [];
   const need = (promise) => { needed.push(promise.catch(() => {})); };
@@ -583,12 +599,14 @@ function initPage() {
   let presetting = null, comparing = null;
   // The menus' code and the presets' values and sources (presets.json, which the page's spec
   // names by id only) arrive together.
+  // (compare.css with them: it styles a preset's offer to compare it)
   const loadPresets = () => (presetting ||= Promise.all([
     code("./presets.js", "the preset menus"),
     spec.presets_src ? loadData(spec.presets_src, "the preset menus", tellOnce("the preset menus")) : spec.presets,
   ]).then(([module, full]) => {
     if (!module || !full) { presetting = null; return; }
     if (!alive() || !presetBox) return;
+    compareStyles();
     spec.presets = full;
     presets = module.setupPresets(spec, form, link, touched);
     if (Object.keys(link.presets).length) restore();   // the reader's own values stay over the link's presets
@@ -725,6 +743,8 @@ function leavePage() {
   clearTimeout(shareTimer);
   clearTimeout(extrasTimer);
   if (seen) seen.disconnect();
+  for (const watcher of near) if (watcher) watcher.disconnect();
+  near = [];
   if (charts) charts.then((c) => c && c.close(), () => {});
   seen = charts = null;
   chartsAsked = false;
