@@ -399,6 +399,14 @@ async function loadPython(restarted = false) {
 // A link's page is fetched, then rendered: its formula is loaded from the response, while the
 // page renders (the worker works on its own thread), so that it is ready when the page is in.
 const SPEC_START = '<script type="application/json" id="entry-spec">';
+// The formula is not in the spec: the page shows it, and it is read from there (in a fetched
+// page's HTML, its text decoded as the page's own parser would).
+const FORMULA = /<code id="formula-source">([^<]*)<\/code>/;
+function withFormula(spec, html) {
+  const found = FORMULA.exec(html);
+  spec.formula = found ? new DOMParser().parseFromString(`<p>${found[1]}`, "text/html").body.textContent : "";
+  return spec;
+}
 let preload = null;   // {text, worker, loaded}: the next page's spec, loading into that worker
 document.addEventListener("turbo:before-fetch-response", async ({ detail }) => {
   if (!runner) return;
@@ -407,7 +415,7 @@ document.addEventListener("turbo:before-fetch-response", async ({ detail }) => {
   if (start < 0) return;
   const text = html.slice(start + SPEC_START.length, html.indexOf("</script>", start));
   const worker = runner.generation;
-  const loaded = running().then(() => runner.call("load", { spec: JSON.parse(text) }));
+  const loaded = running().then(() => runner.call("load", { spec: withFormula(JSON.parse(text), html) }));
   loaded.catch(() => {});   // loadPython loads it again
   preload = { text, worker, loaded };
 });
@@ -495,6 +503,7 @@ function initPage() {
   current = { path: location.pathname };
   script = document.getElementById("page-script");
   spec = JSON.parse(specElement.textContent);
+  spec.formula = document.getElementById("formula-source")?.textContent ?? "";   // shown on the page, not in the spec
   form = document.getElementById("inputs");
   status = document.getElementById("py-status");
   outputs = document.getElementById("outputs");
@@ -637,7 +646,10 @@ function initPage() {
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
   // ?version=N: that version's results beside these (versions.js)
   if (link.version !== null) {
-    need(code("./versions.js", "the older version's results").then((module) => { if (module && alive()) module.setupVersions({ spec, form, addNotice, asked: link.version }); }));
+    const what = "the older version's results";
+    need(code("./versions.js", what).then((module) => module && alive() && module.setupVersions({
+      spec, form, addNotice, alive, asked: link.version, load: (url) => loadData(url, what, tellOnce(what)),
+    })));
   }
   setupNotation();   // the statement's symbols and their fields light each other
   // "Every model": its code (every.js) loads when the reader first opens a table, which it fetches then.

@@ -368,7 +368,8 @@ class Renderer:
         """An entry's page, showing ``results`` (made by ``results.results``)."""
         defaults = results.run
         meta = self.meta(entry)
-        spec = page_spec(entry, results, meta, self.by_key, self.presets, self.versions.spec(entry.key))
+        versions = self.versions.spec(entry.key)
+        spec = page_spec(entry, results, meta, self.by_key, self.presets, versions)
         run = page.share(meta, spec["inputs"], spec["outputs"], {}, defaults, "", self.date)
         citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
         first = entry.inputs[0]
@@ -387,6 +388,7 @@ class Renderer:
             "entry.html",
             entry=entry,
             spec=spec,
+            history=versions["history"],  # (the page's spec names the current version only)
             defaults=defaults,
             cases=results.cases,
             canonical=meta["url"],

@@ -10,6 +10,7 @@ from ..runtime import page
 from .results import Results
 
 PRESET_FILE = "presets.json"
+VERSIONS_FILE = "versions.json"
 
 
 def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
@@ -24,6 +25,18 @@ def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
     }
 
 
+def versions_file(entry: Entry, versions: page.Versions) -> dict[str, bytes]:
+    """``{path: bytes}``: an entry's history and its older versions' specs (``versions``, the
+    entry's ``versions.Versions.spec``), beside its page, which only a link to an older version
+    reads; nothing for an entry at its first version."""
+    if versions["current"] == 1:
+        return {}
+    kept = {"history": versions["history"], "older": versions["older"]}
+    return {
+        entry.url.strip("/") + "/" + VERSIONS_FILE: json.dumps(kept, ensure_ascii=False, separators=(",", ":")).encode()
+    }
+
+
 def page_spec(
     entry: Entry, results: Results, meta: page.Meta, targets: dict, presets: dict, versions: page.Versions
 ) -> page.PageSpec:
@@ -31,7 +44,7 @@ def page_spec(
     feeds' pages; ``presets``: kind -> id -> Preset (only those that fill this entry are carried);
     ``versions``: the entry's versions (``versions.Versions.spec``)."""
     spec: page.PageSpec = {
-        **entry.spec(),
+        **{k: v for k, v in entry.spec().items() if k != "formula"},  # (the page shows it: read from there)
         "meta": meta,
         # The page draws its first charts from these; their table is already in the HTML.
         "sweeps": [{k: v for k, v in sweep.items() if k != "text"} for sweep in results.sweeps],
@@ -39,7 +52,13 @@ def page_spec(
         "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
         "protocol": entry.protocol,
         "solve": solve_spec(entry, results.run),
-        "versions": versions,
+        # The current version (the link names it); the history and the older versions' formulas
+        # are fetched when a link asks for an older version (``versions_file``).
+        "versions": {
+            "current": versions["current"],
+            "release": versions["release"],
+            **({"src": entry.url + VERSIONS_FILE} if versions["current"] > 1 else {}),
+        },
     }
     filling = results.filling
     if filling:

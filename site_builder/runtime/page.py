@@ -180,6 +180,15 @@ class Versions(TypedDict):
     older: dict[str, dict]  # version -> {formula, inputs, outputs}
 
 
+class PageVersions(TypedDict):
+    """What an entry's page carries about its versions: the current one; its history and older
+    versions (``Versions``) are in versions.json beside the page (``src``) once it has some."""
+
+    current: int
+    release: int
+    src: NotRequired[str]
+
+
 class Share(TypedDict):
     """One computation's link and citation."""
 
@@ -189,11 +198,10 @@ class Share(TypedDict):
     bibtex: str
 
 
-class Spec(TypedDict):
-    """What the calculator needs: formula, inputs, outputs, plots (``Entry.spec``)."""
+class Calculator(TypedDict):
+    """What the calculator needs but its formula: inputs, outputs, plots."""
 
     id: str
-    formula: str
     inputs: list[Input]
     outputs: list[Output]
     plots: list[Plot]
@@ -202,8 +210,16 @@ class Spec(TypedDict):
     input_units: NotRequired[dict[str, str]]  # input -> its unit, where it has one
 
 
-class PageSpec(Spec):
-    """What the page carries: the calculator's spec and what the page shows around it."""
+class Spec(Calculator):
+    """What the calculator needs: formula, inputs, outputs, plots (``Entry.spec``)."""
+
+    formula: str
+
+
+class PageSpec(Calculator):
+    """What the page carries: the calculator's spec and what the page shows around it.  The
+    formula is not in it: the page shows it (``<code id="formula-source">``), and the browser
+    reads it from there before the spec goes to the worker."""
 
     meta: Meta
     sweeps: list[Sweep]  # the defaults' points of each plot (without their text: the table is in the HTML)
@@ -212,7 +228,7 @@ class PageSpec(Spec):
     protocol: bool
     presets: NotRequired[dict[str, list[PresetId]]]  # kind (model, hardware) -> the presets that fill this entry
     presets_src: NotRequired[str]  # presets.json beside the page: kind -> [Preset], their values and sources
-    versions: Versions
+    versions: PageVersions
     config_fill: NotRequired[list[list]]  # [input, preset field, op, factor, optional]: what a pasted config.json fills
     kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds in ``presets``: how a sentence names each
     devices: NotRequired[list[Device]]  # on entries solving for bytes: devices sold as one figure, built as another

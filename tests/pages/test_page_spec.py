@@ -199,8 +199,10 @@ def test_the_docs_name_every_reserved_name():
 
 
 def built_spec(site, url: str) -> tuple[dict, str]:
+    """A page's spec with its formula, as the browser reads them (the formula from the page's text)."""
     text = (site / url.strip("/") / "index.html").read_text()
-    return json.loads(SPEC.search(text).group(1)), text
+    formula = html.unescape(re.search(r'<code id="formula-source">([^<]*)</code>', text).group(1))
+    return {**json.loads(SPEC.search(text).group(1)), "formula": formula}, text
 
 
 @pytest.mark.node  # reads the built site
