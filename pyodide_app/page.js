@@ -50,7 +50,8 @@ let current = null;  // the page being shown: a token that async work checks aft
 // The charts' code (plots.js, uPlot's code and stylesheet) loads, and they are drawn, when the
 // reader brings them near the screen (half a screen before they show), not with the page: a
 // reader who never scrolls to them never fetches it.  Until then each has its points as a table.
-// When the page's Python is ready they are drawn from its sweeps, before that from the build's.
+// When the page's Python is ready they are drawn from its sweeps, before that from the build's
+// (sweeps.json beside the page, fetched only then).
 function chartsWhenSeen() {
   const section = document.getElementById("plots");
   if (!section || !spec.plots.length) return;
@@ -66,14 +67,15 @@ function startCharts() {
   if (charts || !spec.plots.length) return;
   chartsAsked = true;
   const mine = current;
-  charts = code("./plots.js", "the charts").then((plots) => {
+  const early = ready ? null : loadData(spec.sweeps_src, "the charts", tellOnce("the charts"));
+  charts = Promise.all([code("./plots.js", "the charts"), early]).then(([plots, sweeps]) => {
     if (mine !== current) return null;   // the reader has moved on
     if (!plots) { charts = null; return null; }   // the reader was told; the next change tries again
     // (uPlot's own code loads with the charts: one that fails says so in each chart, plots.js)
     const c = new plots.Charts(script.dataset.uplot, spec, script.dataset.uplotCss);
     c.units = units();   // the axes follow the unit menus
-    if (ready) scheduleExtras();   // Python's sweeps of the inputs as they are now
-    else c.draw(spec.sweeps);      // the build's, until Python is ready and draws its own
+    if (ready) scheduleExtras();         // Python's sweeps of the inputs as they are now
+    else if (sweeps) c.draw(sweeps);     // the build's, until Python is ready and draws its own
     return c;
   });
 }

@@ -11,6 +11,7 @@ from .results import Results
 
 PRESET_FILE = "presets.json"
 VERSIONS_FILE = "versions.json"
+SWEEPS_FILE = "sweeps.json"
 
 
 def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
@@ -23,6 +24,20 @@ def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
             filling, ensure_ascii=False, separators=(",", ":")
         ).encode()
     }
+
+
+def sweeps(results: Results) -> list[page.Sweep]:
+    """The defaults' points of each plot, without their text (the page's tables have it)."""
+    return [{k: v for k, v in sweep.items() if k != "text"} for sweep in results.sweeps]
+
+
+def sweeps_file(entry: Entry, results: Results) -> dict[str, bytes]:
+    """``{path: bytes}``: the defaults' points of the entry's plots beside its page, which the
+    charts read only when they are drawn before the page's Python is ready; nothing without plots."""
+    if not entry.plots:
+        return {}
+    points = json.dumps(sweeps(results), ensure_ascii=False, separators=(",", ":")).encode()
+    return {entry.url.strip("/") + "/" + SWEEPS_FILE: points}
 
 
 def versions_file(entry: Entry, versions: page.Versions) -> dict[str, bytes]:
@@ -46,8 +61,6 @@ def page_spec(
     spec: page.PageSpec = {
         **{k: v for k, v in entry.spec().items() if k != "formula"},  # (the page shows it: read from there)
         "meta": meta,
-        # The page draws its first charts from these; their table is already in the HTML.
-        "sweeps": [{k: v for k, v in sweep.items() if k != "text"} for sweep in results.sweeps],
         "feeds": [{"url": targets[str(f.entry)].url, "inputs": dict(f.inputs)} for f in entry.feeds],
         "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
         "protocol": entry.protocol,
@@ -60,6 +73,9 @@ def page_spec(
             **({"src": entry.url + VERSIONS_FILE} if versions["current"] > 1 else {}),
         },
     }
+    if entry.plots:
+        # The points the charts are drawn from before Python is ready (their table is in the HTML).
+        spec["sweeps_src"] = entry.url + SWEEPS_FILE
     filling = results.filling
     if filling:
         # Which presets fill this entry, by id; their values and sources (``preset_file``), which

@@ -222,7 +222,7 @@ class PageSpec(Calculator):
     reads it from there before the spec goes to the worker."""
 
     meta: Meta
-    sweeps: list[Sweep]  # the defaults' points of each plot (without their text: the table is in the HTML)
+    sweeps_src: NotRequired[str]  # sweeps.json beside the page: the defaults' points of each plot (without their text)
     feeds: list[Feed]
     labels: dict[str, str]  # input or output name -> its label
     protocol: bool
