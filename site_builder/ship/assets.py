@@ -58,6 +58,7 @@ class Assets:
     qr_js: str = ""  # the QR encoder, loaded only when a reader opens the QR code
     plan_js: str = ""  # a plan's page (pyodide_app/plan.js, plan.css)
     plan_css: str = ""
+    embed_css: str = ""  # the embed card's rules (pyodide_app/embed.css), which early.js links on a card
     compare_css: str = ""  # an entry's comparison and its every-preset tables (pyodide_app/compare.js, every.js)
     progress_js: str = ""  # the chapters page's overview of the reader's records (pyodide_app/progress.js)
 
@@ -174,4 +175,5 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         plan_css=url("static/plan.css"),
         progress_js=url("static/progress.js"),
         compare_css=url("static/compare.css"),
+        embed_css=url("static/embed.css"),
     )
