@@ -395,7 +395,8 @@ class Renderer:
             summary=summary,
             citation=citation,
             example_query=example,
-            qr_svg=Markup(results.qr),
+            # The build's QR code is the page's qr.svg, an image loaded when the reader opens it.
+            qr_size=re.search(r'<svg width="(\d+)"', results.qr).group(1),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
             default_shown={i.name: shown_input(i.default) for i in entry.inputs},
             default_echo={
