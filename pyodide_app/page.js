@@ -505,7 +505,17 @@ function initPage() {
   current = { path: location.pathname };
   script = document.getElementById("page-script");
   spec = JSON.parse(specElement.textContent);
-  spec.formula = document.getElementById("formula-source")?.textContent ?? "";   // shown on the page, not in the spec
+  // What the page shows is not repeated in its spec: the formula, each input's label (its
+  // field's), and the presets that fill the entry, by id (the preset menus' options).
+  spec.formula = document.getElementById("formula-source")?.textContent ?? "";
+  spec.labels = Object.fromEntries([
+    ...spec.inputs.map((i) => [i.name, document.getElementById(`input-${i.name}`).querySelector(".label").textContent]),
+    ...spec.outputs.map((o) => [o.name, o.label]),
+  ]);
+  if (spec.kinds) {
+    spec.presets = Object.fromEntries(Object.keys(spec.kinds).map((kind) => [kind,
+      [...document.querySelectorAll(`#preset-${kind} option`)].filter((o) => o.value).map((o) => ({ id: o.value }))]));
+  }
   form = document.getElementById("inputs");
   status = document.getElementById("py-status");
   outputs = document.getElementById("outputs");

@@ -389,6 +389,7 @@ class Renderer:
             entry=entry,
             spec=spec,
             history=versions["history"],  # (the page's spec names the current version only)
+            labels={**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
             defaults=defaults,
             cases=results.cases,
             canonical=meta["url"],

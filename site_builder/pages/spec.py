@@ -62,7 +62,6 @@ def page_spec(
         **{k: v for k, v in entry.spec().items() if k != "formula"},  # (the page shows it: read from there)
         "meta": meta,
         "feeds": [{"url": targets[str(f.entry)].url, "inputs": dict(f.inputs)} for f in entry.feeds],
-        "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
         "protocol": entry.protocol,
         "solve": solve_spec(entry, results.run),
         # The current version (the link names it); the history and the older versions' formulas
@@ -78,9 +77,9 @@ def page_spec(
         spec["sweeps_src"] = entry.url + SWEEPS_FILE
     filling = results.filling
     if filling:
-        # Which presets fill this entry, by id; their values and sources (``preset_file``), which
-        # only the preset menus and the comparison use, are fetched when the reader first uses them.
-        spec["presets"] = {kind: [{"id": p["id"]} for p in items] for kind, items in filling.items()}
+        # Which presets fill this entry are the preset menus' options (the browser reads their ids
+        # there); their values and sources (``preset_file``), which only the preset menus and the
+        # comparison use, are fetched when the reader first uses them.
         spec["presets_src"] = entry.url + PRESET_FILE
         spec["kinds"] = {kind: page.KIND_LABELS[kind] for kind in filling}
     mapping = [[f.input, f.field, f.op, f.factor, f.optional] for f in entry.fill if f.kind == "model"]

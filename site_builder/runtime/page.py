@@ -130,13 +130,6 @@ class Preset(TypedDict):
     departs: NotRequired[str]  # where the entry's own count is not the model's (runtime/model_fill.py)
 
 
-class PresetId(TypedDict):
-    """A preset as the page carries it: its id (a link names it so); its values and sources, in
-    ``presets.json`` beside the page, are fetched when the reader first uses the presets."""
-
-    id: str
-
-
 class Device(TypedDict):
     """An accelerator whose memory as printed differs from its memory as built (presets.devices)."""
 
@@ -217,20 +210,19 @@ class Spec(Calculator):
 
 
 class PageSpec(Calculator):
-    """What the page carries: the calculator's spec and what the page shows around it.  The
-    formula is not in it: the page shows it (``<code id="formula-source">``), and the browser
-    reads it from there before the spec goes to the worker."""
+    """What the page carries: the calculator's spec and what the page shows around it.  What the
+    page shows is not repeated in it, and the browser reads it there: the formula
+    (``<code id="formula-source">``), each input's label (its field's ``.label``; an output's is
+    in ``outputs``) and the presets that fill the entry (the preset menus' options, by id)."""
 
     meta: Meta
     sweeps_src: NotRequired[str]  # sweeps.json beside the page: the defaults' points of each plot (without their text)
     feeds: list[Feed]
-    labels: dict[str, str]  # input or output name -> its label
     protocol: bool
-    presets: NotRequired[dict[str, list[PresetId]]]  # kind (model, hardware) -> the presets that fill this entry
     presets_src: NotRequired[str]  # presets.json beside the page: kind -> [Preset], their values and sources
     versions: PageVersions
     config_fill: NotRequired[list[list]]  # [input, preset field, op, factor, optional]: what a pasted config.json fills
-    kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds in ``presets``: how a sentence names each
+    kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds of presets that fill it: how a sentence names each
     devices: NotRequired[list[Device]]  # on entries solving for bytes: devices sold as one figure, built as another
 
 

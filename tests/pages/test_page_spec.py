@@ -131,16 +131,19 @@ def keys_of(typed) -> tuple[set, set]:
 
 
 def presets_of(page_path, spec: dict) -> dict:
-    """The presets' values and sources a page fetches on first use (presets.json beside it), by
-    the same ids, in the same order, as its spec names them."""
-    if "presets" not in spec:
-        assert "presets_src" not in spec
+    """The presets' values and sources a page fetches on first use (presets.json beside it), the
+    same ones, by id, as its preset menus offer (the browser reads the ids there)."""
+    text = page_path.read_text()
+    if "kinds" not in spec:
+        assert "presets_src" not in spec and 'id="preset-' not in text
         return {}
     assert spec["presets_src"] == "/" + page_path.parent.name + "/presets.json" or "/toolkit/" in spec["presets_src"]
     full = json.loads((page_path.parent / "presets.json").read_text())
-    assert {k: [p["id"] for p in v] for k, v in full.items()} == {
-        k: [p["id"] for p in v] for k, v in spec["presets"].items()
-    }
+    for kind in spec["kinds"]:
+        menu = re.search(rf'<select id="preset-{kind}".*?</select>', text, re.S).group(0)
+        offered = [html.unescape(v) for v in re.findall(r'<option value="([^"]+)"', menu)]
+        assert sorted(offered) == sorted(p["id"] for p in full[kind]), (page_path, kind)
+    assert set(full) == set(spec["kinds"])
     return full
 
 
@@ -160,7 +163,6 @@ def test_every_built_spec_has_the_shape_its_type_declares(site):
             (page.Feed, spec["feeds"]),
             (page.Solve, [spec["solve"]] if spec["solve"] else []),
             (page.Sweep, json.loads((path.parent / "sweeps.json").read_text()) if spec["plots"] else []),
-            (page.PresetId, [p for kind in spec.get("presets", {}).values() for p in kind]),
             (page.Preset, [p for kind in presets_of(path, spec).values() for p in kind]),
         ]:
             required, allowed = keys_of(typed)
