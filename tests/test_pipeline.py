@@ -10,8 +10,7 @@ import pytest
 
 from site_builder import bank
 from site_builder.check import check as check_module
-from site_builder.check import plan_check
-from site_builder.check import timelimit
+from site_builder.check import plan_check, timelimit
 from site_builder.errors import BuildFailed, Problems
 from site_builder.load.load import load_chapters, load_synthesis
 from site_builder.load.presets import load_presets
