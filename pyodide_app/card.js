@@ -189,7 +189,8 @@ function hand(blob, name) {
 // press): the card drawn now, as the page shows it, and handed over as a file.  ``content`` (an
 // entry's by default) says what the card shows; ``name`` the files' name before "-card-".
 export async function handCard(button, { spec, shown, link, content = () => cardContent(spec, shown(), link()), name = `entry-${spec.id}` }) {
-  const ns = new DOMParser().parseFromString("<svg></svg>", "text/html").body.firstChild.namespaceURI;   // (no foreign URL in our files)
+  const ns = (document.querySelector("#qr svg") || document.querySelector("svg") || {}).namespaceURI;
+  if (!ns) return;
   const theme = button.dataset.theme;
   const drawn = content();
   const svg = cardSvg(drawn, theme, ns);
