@@ -72,3 +72,16 @@ class Cache:
         except OSError:
             pass  # a read-only checkout builds without a cache
         self.dirty = False
+
+
+def kept_for(memo: dict, item, make, also=None, bound: int = 8192):
+    """``make()`` for a frozen ``item`` (an entry, a preset), kept in ``memo`` while the same object
+    is asked again with the same ``also``: a long-running process (serve) asks for what each kept
+    item yields at every rebuild.  Kept by identity (the item itself is kept too, so its id stays
+    its own); a full ``memo`` (``bound``) starts again."""
+    found = memo.get(id(item))
+    if found is None or found[0] is not item or found[1] != also:
+        if len(memo) >= bound:
+            memo.clear()
+        found = memo[id(item)] = (item, also, make())
+    return found[2]

@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cache import kept_for
 from ..errors import Problems
 from ..runtime.architecture import SHAPES
 from ..runtime.calculator import Calculator
@@ -279,18 +280,13 @@ def _history(path, tree, at, items, releases, problems) -> tuple[Version, ...]:
 # ----------------------------------------------------------------------------- the gate
 
 
-# Presets are frozen: each one's fingerprint taken once (id -> the preset itself, so the id stays
-# its own, and its fingerprint).  serve gates every preset again at each edit.
-_PRESET_PRINTS: dict[int, tuple[object, dict]] = {}
+# Presets are frozen: each one's fingerprint taken once (cache.kept_for).  serve gates every
+# preset again at each edit.
+_PRESET_PRINTS: dict = {}
 
 
 def _preset_print(preset) -> dict:
-    found = _PRESET_PRINTS.get(id(preset))
-    if found is None or found[0] is not preset:
-        if len(_PRESET_PRINTS) >= 4096:
-            _PRESET_PRINTS.clear()
-        found = _PRESET_PRINTS[id(preset)] = (preset, preset_fingerprint(preset))
-    return found[1]
+    return kept_for(_PRESET_PRINTS, preset, lambda: preset_fingerprint(preset), bound=4096)
 
 
 def check_versions(

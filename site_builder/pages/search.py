@@ -14,6 +14,7 @@ import functools
 import json
 import re
 
+from ..cache import kept_for
 from ..load.entry import Entry
 from ..tex import markdown, notation
 
@@ -83,24 +84,23 @@ def _plain(markdown: str) -> str:
 
 # Entries are frozen: serve, which makes the index again at each edit, keeps most of them, and
 # finds their words here (id -> the entry itself, so the id stays its own, and its words).
-_WORDS: dict[int, tuple[Entry, tuple[str, str]]] = {}
+_WORDS: dict = {}  # id -> the entry, and its search terms and plain statement (cache.kept_for)
 _WORDS_KEPT = 8192
 
 
 def _words(e: Entry) -> tuple[str, str]:
     """An entry's symbols as search terms, and its statement as plain text."""
-    found = _WORDS.get(id(e))
-    if found is None or found[0] is not e:
+
+    def make() -> tuple[str, str]:
         tex = (
             [f for f, _ in markdown.fragments(e.statement)]
             + [i.symbol for i in e.inputs]
             + [o.symbol for o in e.outputs]
         )
         symbols = sorted({w for t in tex for w in symbol_words(t)} | {i.name.lower() for i in e.inputs})
-        if len(_WORDS) >= _WORDS_KEPT:
-            _WORDS.clear()
-        found = _WORDS[id(e)] = (e, (" ".join(symbols), _plain(e.statement)))
-    return found[1]
+        return " ".join(symbols), _plain(e.statement)
+
+    return kept_for(_WORDS, e, make, bound=_WORDS_KEPT)
 
 
 def index_documents(entries: list[Entry], chapters: dict | None = None) -> list[dict]:
@@ -143,16 +143,11 @@ def notation_documents(entries: list[Entry]) -> list[dict]:
     return [dict(doc) for doc in _NOTATION[1]]
 
 
-_SYMBOLS: dict[int, tuple[Entry, tuple]] = {}  # id -> the entry itself and its (symbol, meaning) pairs
+_SYMBOLS: dict = {}  # id -> the entry, and its (symbol, meaning) pairs (cache.kept_for)
 
 
 def _symbols(e: Entry) -> tuple:
-    found = _SYMBOLS.get(id(e))
-    if found is None or found[0] is not e:
-        if len(_SYMBOLS) >= _WORDS_KEPT:
-            _SYMBOLS.clear()
-        found = _SYMBOLS[id(e)] = (e, tuple((u.canonical, u.meaning) for u in notation.uses(e)))
-    return found[1]
+    return kept_for(_SYMBOLS, e, lambda: tuple((u.canonical, u.meaning) for u in notation.uses(e)), bound=_WORDS_KEPT)
 
 
 def _notation_documents(entries: list[Entry]) -> list[dict]:
@@ -204,9 +199,9 @@ def _json(doc: dict) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
-# Entries are frozen: an entry's document, as JSON, made once (id -> the entry itself, the
-# chapter's words its document carries, and the JSON).  serve makes the index again at each edit.
-_DOCS: dict[int, tuple[Entry, str, str]] = {}
+# Entries are frozen: an entry's document, as JSON, made once while the entry and its chapter's
+# words are the same (cache.kept_for).  serve makes the index again at each edit.
+_DOCS: dict = {}
 
 
 def index_json(entries: list[Entry], chapters: dict | None = None, plans=()) -> bytes:
@@ -216,11 +211,8 @@ def index_json(entries: list[Entry], chapters: dict | None = None, plans=()) -> 
     parts = []
     for e in entries:
         covers = chapters[e.chapter].short if e.chapter in chapters else ""
-        found = _DOCS.get(id(e))
-        if found is None or found[0] is not e or found[1] != covers:
-            if len(_DOCS) >= _WORDS_KEPT:
-                _DOCS.clear()
-            found = _DOCS[id(e)] = (e, covers, _json(_document(e, covers)))
-        parts.append(found[2])
+        parts.append(
+            kept_for(_DOCS, e, lambda e=e, covers=covers: _json(_document(e, covers)), also=covers, bound=_WORDS_KEPT)
+        )
     parts += [_json(doc) for doc in notation_documents(entries) + plan_documents(plans)]
     return ("[" + ",".join(parts) + "]").encode()
