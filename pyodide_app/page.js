@@ -456,8 +456,11 @@ async function startPython() {
     // Timed from this page's start: the click that brought it in, or the document's own load.
     const since = performance.getEntriesByName("page-visit").pop();
     setStatus("ready", `Python ready in ${((performance.now() - (since ? since.startTime : 0)) / 1000).toFixed(1)} s. Change any input.`);
-    root.dataset.python = "ready";
     await recompute(true);
+    // The page's signal: Python has computed the page as its link asks (not only loaded), so
+    // what is shown from here on is Python's answer.
+    if (mine !== current) return;
+    root.dataset.python = "ready";
     await solve.ask();
   } catch (err) {
     if (mine !== current) return;

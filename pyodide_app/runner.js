@@ -1,6 +1,7 @@
 // The runner: one worker, a Promise per request, replies matched by id.  A watchdog
-// terminates a worker that does not answer in time (a formula that never returns) and
-// starts a new one; onrestart lets the page load Python into it again.
+// terminates a worker that does not answer a call in time, timed from when the worker began
+// it (a formula that never returns), and starts a new one; onrestart lets the page load
+// Python into it again.
 export class Runner {
   constructor(workerUrl) {
     this.workerUrl = workerUrl;
@@ -18,6 +19,15 @@ export class Runner {
     this.worker.onmessage = ({ data }) => {
       const waiting = this.pending.get(data.id);
       if (!waiting) return;
+      if (data.started) {
+        // The worker has begun this call: the watchdog times it from now, not from when it was
+        // queued behind the calls before it (a busy machine's charts are not this call's time).
+        if (waiting.timeoutMs) {
+          const timeoutMs = waiting.timeoutMs;
+          waiting.timer = setTimeout(() => this.restart(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+        }
+        return;
+      }
       this.pending.delete(data.id);
       clearTimeout(waiting.timer);
       if (data.ok) waiting.resolve(data.value);
@@ -44,10 +54,7 @@ export class Runner {
   call(type, payload = {}, timeoutMs = 0) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = timeoutMs
-        ? setTimeout(() => this.restart(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
-        : null;
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer: null, timeoutMs });
       this.worker.postMessage({ id, type, ...payload });
     });
   }

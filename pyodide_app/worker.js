@@ -109,6 +109,7 @@ const handlers = {
 
 self.onmessage = async ({ data }) => {
   const { id, type } = data;
+  self.postMessage({ id, started: true });   // the page's watchdog times the call from here
   try {
     const handler = handlers[type];
     if (!handler) throw new Error(`unknown message type ${type}`);

@@ -60,6 +60,27 @@ def pytest_runtest_call(item):
         yield
 
 
+# What a failed browser test's page said of itself: its Python's state, the watchdog's restarts and
+# the status line.  A failure on a loaded CI machine is then read from the log, not guessed at.
+PAGE_STATE = """() => {
+  const d = document.documentElement.dataset, status = document.getElementById("py-status");
+  return `${location.href}\npython=${d.python} watchdog=${d.watchdog || 0} worker=${d.worker} stdlib=${d.stdlib}`
+    + ` solves=${d.solves || 0} link=${d.link}\nstatus: ${status ? status.textContent.trim() : "(none)"}`;
+}"""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    page = item.funcargs.get("page") if hasattr(item, "funcargs") else None
+    if report.when == "call" and report.failed and page is not None and hasattr(page, "evaluate"):
+        try:
+            report.sections.append(("the page, as the test failed", page.evaluate(PAGE_STATE)))
+        except Exception as err:  # a closed or crashed page: say so, the failure itself stands
+            report.sections.append(("the page, as the test failed", f"unreadable: {err}"))
+
+
 @pytest.fixture
 def without_typesetting(monkeypatch):
     """``site_builder check`` as it runs, but with every step except typesetting (``bank.CHECKS``):
