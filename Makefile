@@ -58,8 +58,8 @@ XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadgroup)
 test: setup $(VENV)/.installed-test chromium java engines
 	$(PY) -m pytest $(XDIST)
 
-# The link property (tests/pyodide_app/test_browser_link_property.py) over more random sequences than `make test`
-# runs, from other seeds: CI runs both, so every CI run drives 270 distinct sequences.
+# The link property (tests/pyodide_app/test_browser_link_property.py) alone, over more random sequences than
+# `make test` runs, from another seed.  CI runs `make test` itself with 270 (.ci/run), in the same run.
 test-links: setup $(VENV)/.installed-test chromium
 	LINK_SEQUENCES=240 LINK_SEED=20261203 $(PY) -m pytest $(XDIST) tests/pyodide_app/test_browser_link_property.py
 

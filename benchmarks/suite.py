@@ -2,8 +2,8 @@
 
     python -m benchmarks.suite [--out BENCHMARKS.md]     (or: make bench-suite)
 
-Runs the tests as ``.ci/run`` runs them, once: ``make test`` (every test, on the Makefile's test
-workers) then ``make test-links`` (the link property at length), with pytest's own timing, and
+Runs the tests as ``.ci/run`` runs them, once: its ``make`` commands but lint (``make test``: every
+test, on the Makefile's test workers, the link property at length), with pytest's own timing, and
 writes each command's wall time and their sum, the test counts, the machine's cores and load, and
 the slowest tests.  A duration is a figure to record, never a pass/fail
 test: the target (at most 10 minutes on a 2-core machine) is said met or not.  ``make bench``
@@ -26,18 +26,32 @@ ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- suite: written by python -m benchmarks.suite -->", "<!-- /suite -->"
 TARGET_S = 600  # ten minutes of tests on a 2-core machine
 SLOWEST = 12
-COMMANDS = ("test", "test-links")  # .ci/run's tests, in its order
+CI = ROOT / ".ci" / "run"
 
 
-def _run(target: str) -> dict:
-    """``make <target>`` once, as the Makefile runs it, with pytest's timing asked for."""
+def ci_commands(script: Path = CI) -> dict[str, dict[str, str]]:
+    """.ci/run's test commands in its order: {make target: the environment it sets}, lint left out."""
+    found = {}
+    for line in script.read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if "make" not in words or line.lstrip().startswith("#"):
+            continue
+        at = words.index("make")
+        setting, target = words[:at], words[at + 1]
+        if target != "lint" and all("=" in w for w in setting):
+            found[target] = dict(w.split("=", 1) for w in setting)
+    return found
+
+
+def _run(target: str, settings: dict[str, str]) -> dict:
+    """``make <target>`` once, as .ci/run runs it, with pytest's timing asked for."""
     started = time.monotonic()
     done = subprocess.run(
         ["make", "-s", target, f"PY={sys.executable}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env=dict(os.environ, PYTEST_ADDOPTS=f"-q -rfE -p no:cacheprovider --durations={SLOWEST}"),
+        env=dict(os.environ, **settings, PYTEST_ADDOPTS=f"-q -rfE -p no:cacheprovider --durations={SLOWEST}"),
     )
     wall = time.monotonic() - started
     lines = done.stdout.splitlines()
@@ -50,7 +64,7 @@ def _run(target: str) -> dict:
 def measure() -> dict:
     """One run of .ci/run's tests: the wall time of all, each command's, and the slowest tests of all."""
     load = os.getloadavg()[0]
-    runs = {target: _run(target) for target in COMMANDS}
+    runs = {target: _run(target, settings) for target, settings in ci_commands().items()}
     slowest = sorted((s for r in runs.values() for s in r["slowest"]), key=lambda s: -float(s[0]))[:SLOWEST]
     return {
         "wall": sum(r["wall"] for r in runs.values()),

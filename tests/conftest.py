@@ -160,18 +160,28 @@ def browser():
 WAIT_LIMIT_MS = 120_000
 
 
+# The service worker's first install downloads the whole site into Cache Storage once Python is
+# ready: two seconds of a core for every fresh context, behind a test that is about something
+# else.  So a context made here is a browser without service workers (the page then makes no
+# offline copy, as in a browser that has none) unless its test asks for them with
+# ``service_workers="allow"``, as the tests of offline use, updates and navigation under the worker do.
+WITHOUT_SERVICE_WORKERS = "delete Navigator.prototype.serviceWorker;"
+
+
 def _generous(b):
     new_context, new_page = b.new_context, b.new_page
 
+    def made(thing, kwargs):
+        thing.set_default_timeout(WAIT_LIMIT_MS)
+        if kwargs.get("service_workers", "block") == "block":
+            thing.add_init_script(WITHOUT_SERVICE_WORKERS)
+        return thing
+
     def context(*args, **kwargs):
-        made = new_context(*args, **kwargs)
-        made.set_default_timeout(WAIT_LIMIT_MS)
-        return made
+        return made(new_context(*args, **kwargs), kwargs)
 
     def page(*args, **kwargs):
-        made = new_page(*args, **kwargs)
-        made.set_default_timeout(WAIT_LIMIT_MS)
-        return made
+        return made(new_page(*args, **kwargs), kwargs)
 
     b.new_context, b.new_page = context, page
 
@@ -185,10 +195,9 @@ def server(site):
         yield running
 
 
-@pytest.fixture
-def page(browser, server):
+def _watched(browser, server, **options):
     """A fresh page; ``page.problems`` collects page errors, console errors and requests leaving 127.0.0.1."""
-    context = browser.new_context()
+    context = browser.new_context(**options)
     page = context.new_page()
     page.problems = []
     page.on(
@@ -200,8 +209,23 @@ def page(browser, server):
         "request",
         lambda r: None if r.url.startswith(server.url + "/") else page.problems.append(f"left 127.0.0.1: {r.url}"),
     )
+    return page
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page in a browser without service workers (``_generous``)."""
+    page = _watched(browser, server)
     yield page
-    context.close()
+    page.context.close()
+
+
+@pytest.fixture
+def page_with_worker(browser, server):
+    """A fresh page whose site installs its service worker, as a reader's first visit does."""
+    page = _watched(browser, server, service_workers="allow")
+    yield page
+    page.context.close()
 
 
 @pytest.fixture(scope="session")

@@ -13,10 +13,11 @@ from tests.browsing import PLAN_COMPUTED, PYTHON_READY_MS, axe_violations, follo
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
 
-def test_axe_finds_nothing_serious_in_the_states_a_page_reaches_by_use(page, server):
+def test_axe_finds_nothing_serious_in_the_states_a_page_reaches_by_use(page_with_worker, server):
     """Every page as built, and every shape of entry with its first results, is audited in
     tests/ship/test_integrity.py; here the states a reader reaches: practice mode covering a list's
     values (/14/), and revealed again; a chart drawn once scrolled into view (/1/)."""
+    page = page_with_worker  # axe sees the offline status as a reader does
     open_entry(page, server, "/14/")
     page.click("#practice-toggle")
     found = axe_violations(page)

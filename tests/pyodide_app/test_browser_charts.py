@@ -1,8 +1,9 @@
-"""The "How it moves" charts in real Chromium: drawn on every entry, with log ticks that are
+"""The "How it moves" charts in real Chromium: every kind of chart drawn, with log ticks that are
 exact powers of ten and few enough to read, in colours that follow the theme."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -30,11 +31,22 @@ EXPONENT = re.compile(r"^-?\d+(\.\d+)?e-?\d+( \S+)?$")
 
 
 def chart_pages(site):
-    return sorted(
-        "/" + str(page.parent.relative_to(site)) + "/"
-        for page in site.glob("**/index.html")
-        if 'id="plots"' in page.read_text(encoding="utf-8")
-    )
+    """One page for every kind of chart: how its ticks read depends on its scales (log or linear
+    on each axis), on one curve or several, on whether the x axis counts bytes (512 MB) and on
+    the y axis's formats (bytes, counts, seconds...), not on the entry.  Every entry's points are still drawn at build
+    time (tests/pages)."""
+    kinds = {}
+    for page in sorted(site.glob("**/index.html")):
+        html = page.read_text(encoding="utf-8")
+        if 'id="plots"' not in html:
+            continue
+        spec = json.loads(re.search(r'<script[^>]*id="entry-spec"[^>]*>(.*?)</script>', html, re.S).group(1))
+        formats = {o["name"]: o.get("format") or "" for o in spec["outputs"]}
+        for plot in spec["plots"]:
+            x_bytes = spec["input_units"].get(plot["x"]) == "B"
+            y_formats = tuple(sorted({formats.get(y, "") for y in plot["y"]}))
+            kinds.setdefault((plot["log_x"], plot["log_y"], len(plot["y"]) > 1, x_bytes, y_formats), page)
+    return sorted({"/" + str(page.parent.relative_to(site)) + "/" for page in kinds.values()})
 
 
 def number(label: str) -> float:
@@ -55,7 +67,7 @@ def show_charts(page):
 
 def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
     paths = chart_pages(site)
-    assert len(paths) > 40, paths
+    assert len(paths) > 10, paths
     for path in paths:
         follow(page, server, path)
         # Python has redrawn the charts with its own points by the time data-charts is set.

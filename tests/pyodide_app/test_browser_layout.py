@@ -159,8 +159,15 @@ def test_wide_tables_fit_a_desktop_and_never_break_a_number(browser, server, url
     page.goto(server.url + url)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     page.eval_on_selector_all("details", "ds => ds.forEach(d => d.open = true)")
+    # An "Every model" table (six results a row) is drawn when opened, and may be wider than the
+    # column: it scrolls inside its own box, never widening the page.  Every other table fits.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('details.every')].every(d => d.dataset.state === 'drawn')"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     over = page.eval_on_selector_all(
-        ".table-scroll", "ss => ss.filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.closest('[id]').id)"
+        ".table-scroll",
+        "ss => ss.filter(s => s.scrollWidth > s.clientWidth + 1 && !s.closest('details.every')).map(s => s.closest('[id]').id)",
     )
     assert over == []
     broken = page.eval_on_selector_all(

@@ -163,7 +163,7 @@ def test_a_walk_of_twenty_pages_keeps_one_worker_and_python(page, server, site):
 
 
 def test_the_same_walk_offline(browser, server, site):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     problems = []
     page.on("console", lambda m: problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)

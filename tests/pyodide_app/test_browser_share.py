@@ -113,7 +113,7 @@ def _offline_ready(page):
 
 
 def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browser, server):
-    context = browser.new_context()
+    context = browser.new_context(service_workers="allow")
     page = context.new_page()
     open_entry(page, server, "/35/")
     _offline_ready(page)
@@ -127,9 +127,10 @@ def test_after_a_first_visit_an_unopened_entry_loads_and_computes_offline(browse
     context.close()
 
 
-def test_the_first_install_waits_until_python_has_loaded(page, server):
+def test_the_first_install_waits_until_python_has_loaded(page_with_worker, server):
     """The service worker's first install downloads the whole site, Pyodide included: on an entry
     page it starts once Python has loaded, so as not to compete with Python's own downloads."""
+    page = page_with_worker
     page.goto(server.url + "/35/")
     _offline_ready(page)
     marks = page.evaluate(
@@ -142,7 +143,7 @@ def test_the_first_install_waits_until_python_has_loaded(page, server):
 def test_a_new_deploy_is_offered_never_served_silently(browser, tmp_path):
     out = tmp_path / "site"
     with serve_built(ENTRIES, out) as (deploy, files):
-        context = browser.new_context()
+        context = browser.new_context(service_workers="allow")
         page = context.new_page()
         open_entry(page, deploy, "/35/")
         _offline_ready(page)

@@ -182,7 +182,7 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
-        context = browser.new_context()  # while serve builds
+        context = browser.new_context(service_workers="allow")  # while serve builds
         page = context.new_page()
         for line in proc.stdout:
             if line.startswith("serving "):
