@@ -190,9 +190,13 @@ class Problem(Grid, Roots, Report):
             self.late = True
             raise Spent()
         self.evaluations += 1
-        started = time.process_time()  # this process's CPU time: a busy machine does not make a formula slow
-        y = self._value_at(x)
-        self.took = time.process_time() - started
+        self.took = math.inf
+        for _ in range(2):  # a slow evaluation is timed once more: one pause of a busy machine is not the formula's
+            started = time.process_time()  # CPU time where there is one (in the browser it is the wall clock)
+            y = self._value_at(x)
+            self.took = min(self.took, time.process_time() - started)
+            if self.took <= self.slow:
+                break
         y = None if y == "list" else y
         self.cache[x] = y
         return y
