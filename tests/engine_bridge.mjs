@@ -21,10 +21,14 @@ let context = null;
 let page = null;
 let problems = [];
 
-async function fresh(width = 1280, height = 900) {
+// A new, empty context.  Without ``workers`` its pages see a browser without service workers:
+// installing the site's worker downloads the whole site, a cost paid for every test that is not
+// about working offline (as the Chromium tests do, in tests/conftest.py).
+async function fresh(width = 1280, height = 900, workers = false) {
   if (context) await context.close();
   context = await browser.createBrowserContext();
   page = await context.newPage();
+  if (!workers) await page.evaluateOnNewDocument("delete Navigator.prototype.serviceWorker;");
   await page.setViewport({ width, height });
   page.on("console", (m) => {
     if (m.type() === "error" || m.type() === "warn") problems.push(`console ${m.type()}: ${m.text()}`);

@@ -72,9 +72,10 @@ class Firefox(Engine):
             raise EngineError(f"firefox: {op}{args!r}: {answer['error']}")
         return answer["value"]
 
-    def fresh(self, width=1280, height=900):
-        """A new, empty browser context: no cache, no service worker, no storage."""
-        self._call("fresh", width, height)
+    def fresh(self, width=1280, height=900, workers=False):
+        """A new, empty browser context: no cache, no service worker, no storage.  Its pages
+        see a browser without service workers unless ``workers``."""
+        self._call("fresh", width, height, workers)
 
     def goto(self, url, until="load"):
         self._call("goto", url, until)
@@ -220,9 +221,10 @@ class WebKit(Engine):
         except Exception:  # a page gone (navigation, server stopped) has nothing more to say
             pass
 
-    def fresh(self, width=1280, height=900):
+    def fresh(self, width=1280, height=900, workers=False):
         """A blank page (a session keeps its cache: flows that need none use a server of their own,
-        which is another origin)."""
+        which is another origin).  ``workers`` is moot here: the session's service worker installs
+        once for all its tests."""
         self._collect()
         self.goto("about:blank")
         if (width, height) != self.size:

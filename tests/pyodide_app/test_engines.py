@@ -60,8 +60,17 @@ def engine(request):
 
 @pytest.fixture
 def fresh(engine):
-    """The engine on a blank page; afterwards, nothing it reported may be left unread."""
+    """The engine on a blank page, without service workers (Firefox); afterwards, nothing it
+    reported may be left unread."""
     engine.fresh()
+    yield engine
+    assert engine.problems() == []
+
+
+@pytest.fixture
+def fresh_with_worker(engine):
+    """As ``fresh``, with the site's service worker: for the tests of working offline."""
+    engine.fresh(workers=True)
     yield engine
     assert engine.problems() == []
 
@@ -290,7 +299,8 @@ def test_the_embed_card_recomputes_inside_an_iframe_from_another_origin(fresh, s
         fresh.wait_for("document.getElementById('out-total').textContent === '5.369\u00a0GB'", frame="#card")
 
 
-def test_after_a_first_visit_an_unopened_entry_loads_and_computes_with_the_server_gone(fresh, site):
+def test_after_a_first_visit_an_unopened_entry_loads_and_computes_with_the_server_gone(fresh_with_worker, site):
+    fresh = fresh_with_worker
     with own_server(site) as first:
         fresh.goto(first.url + "/35/")
         python_ready(fresh)
@@ -632,10 +642,11 @@ def plan_expected(plan_id: str, raw: dict) -> dict:
     return {name: out["text"] for name, out in calc.run(raw)["outputs"].items()}
 
 
-def test_a_plan_computes_follows_an_edit_and_opens_offline(fresh, site):
+def test_a_plan_computes_follows_an_edit_and_opens_offline(fresh_with_worker, site):
     """A plan's page as in Chromium (tests/pyodide_app/test_browser_plans.py): its link's inputs,
     every answer equal to CPython's, an edit followed by the answers, the link and the dataflow's
     values; after a first visit, the plan with other inputs with the server gone."""
+    fresh = fresh_with_worker
     with own_server(site) as first:
         fresh.goto(first.url + "/plans/serve/?B=4&k=4")
         fresh.wait_for(PLAN_COMPUTED, READY_S)
