@@ -189,8 +189,7 @@ function hand(blob, name) {
 // press): the card drawn now, as the page shows it, and handed over as a file.  ``content`` (an
 // entry's by default) says what the card shows; ``name`` the files' name before "-card-".
 export async function handCard(button, { spec, shown, link, content = () => cardContent(spec, shown(), link()), name = `entry-${spec.id}` }) {
-  const ns = (document.querySelector("#qr svg") || document.querySelector("svg") || {}).namespaceURI;
-  if (!ns) return;
+  const ns = new DOMParser().parseFromString("<svg></svg>", "text/html").body.firstChild.namespaceURI;   // (no foreign URL in our files)
   const theme = button.dataset.theme;
   const drawn = content();
   const svg = cardSvg(drawn, theme, ns);

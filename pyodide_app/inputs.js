@@ -76,6 +76,9 @@ export function setupInputs(form) {
 // ---- the QR code of the current computation
 let encoder = null;
 
+// SVG's namespace, as the HTML parser gives an <svg> (no foreign URL written in our files).
+const svgNamespace = () => new DOMParser().parseFromString("<svg></svg>", "text/html").body.firstChild.namespaceURI;
+
 function qrSvg(encode, url, ns) {
   const { size, data } = encode(url, { ecc: "M", border: 4 });
   const SVG = ns;
@@ -104,8 +107,8 @@ async function drawQr(url) {
   encoder = encoder || import(details.dataset.encoder).catch((err) => { encoder = null; throw err; });   // asked again next time
   const { encode } = await encoder;
   const figure = details.querySelector("figure.qr");
-  const old = figure.querySelector("svg");   // the build's code of the bare entry, until now
-  const svg = qrSvg(encode, url, old.namespaceURI);
+  const old = figure.querySelector("svg, img");   // the build's code of the bare entry (qr.svg), until now
+  const svg = qrSvg(encode, url, svgNamespace());
   old.replaceWith(svg);
   document.getElementById("qr-url").textContent = url;
   const download = document.getElementById("qr-download");

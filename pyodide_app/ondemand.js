@@ -50,6 +50,27 @@ export function firstUse(box, load, changed = null) {
   });
 }
 
+// Starts ``load()`` once, when ``element`` comes within half a screen of view (at once when it
+// is in view): what sits below the first screen loads as the reader scrolls near it, or never.
+// Returns the watcher, for the page to stop when it is left (null without ``element``).
+export function whenNear(element, load) {
+  if (!element) return null;
+  const watcher = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    watcher.disconnect();
+    load();
+  }, { rootMargin: "0px 0px 50% 0px" });
+  watcher.observe(element);
+  return watcher;
+}
+
+// Links the stylesheet at ``href`` (a feature's own, same-origin) unless the document has it:
+// Turbo keeps it in the head for the pages after this one.
+export function linkStylesheet(href) {
+  if (!href || document.head.querySelector(`link[rel="stylesheet"][href="${CSS.escape(href)}"]`)) return;
+  document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href }));
+}
+
 // Menus the reader changed before their code arrived: each chosen again (its change event
 // dispatched anew) once it has, with the value the reader left in it.
 export function heldChoices() {

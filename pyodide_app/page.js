@@ -13,14 +13,15 @@
 // (every.js), the card's image (card.js), an older version's results (versions.js), the embed
 // card's fit (embed.js), a pasted config (config.js), "Copy as Python" and the charts' code; a
 // link that asks for one of them loads it at once, and the page's first computation waits for
-// it (see ``needed``).  ondemand.js shows them meanwhile and keeps what the reader did.
+// it (see ``needed``).  ondemand.js shows them meanwhile and keeps what the reader did.  Practice
+// mode and the reader's record (practice.js) load on the first reach for the toggle or as the
+// record comes near the screen, the comparison's stylesheet as its section does.
 import { reboot, running, runner } from "./python.js";
-import { setupPractice } from "./practice.js";
 import { setupInputs, showEchoes } from "./inputs.js";
 import { setupNotation } from "./notation.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
-import { compareMenus, firstUse, heldChoices, loadCode, loadData, presetMenus, solvePanel } from "./ondemand.js";
+import { compareMenus, firstUse, heldChoices, linkStylesheet, loadCode, loadData, presetMenus, solvePanel, whenNear } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
 let solve, presets, compare;   // this page's solve panel, preset menus and comparison (stand-ins until their code is in)
@@ -44,11 +45,13 @@ function limit(raw, times = 1) {
 }
 let charts = null;   // drawn from the build's points once the worker is on its way
 let seen = null;     // watches for the charts scrolling into view
+let near = [];       // watch for the record and the comparison coming near the screen
 let current = null;  // the page being shown: a token that async work checks after each wait
 // The charts' code (plots.js, uPlot's code and stylesheet) loads, and they are drawn, when the
 // reader brings them near the screen (half a screen before they show), not with the page: a
 // reader who never scrolls to them never fetches it.  Until then each has its points as a table.
-// When the page's Python is ready they are drawn from its sweeps, before that from the build's.
+// When the page's Python is ready they are drawn from its sweeps, before that from the build's
+// (sweeps.json beside the page, fetched only then).
 function chartsWhenSeen() {
   const section = document.getElementById("plots");
   if (!section || !spec.plots.length) return;
@@ -64,14 +67,15 @@ function startCharts() {
   if (charts || !spec.plots.length) return;
   chartsAsked = true;
   const mine = current;
-  charts = code("./plots.js", "the charts").then((plots) => {
+  const early = ready ? null : loadData(spec.sweeps_src, "the charts", tellOnce("the charts"));
+  charts = Promise.all([code("./plots.js", "the charts"), early]).then(([plots, sweeps]) => {
     if (mine !== current) return null;   // the reader has moved on
     if (!plots) { charts = null; return null; }   // the reader was told; the next change tries again
     // (uPlot's own code loads with the charts: one that fails says so in each chart, plots.js)
     const c = new plots.Charts(script.dataset.uplot, spec, script.dataset.uplotCss);
     c.units = units();   // the axes follow the unit menus
-    if (ready) scheduleExtras();   // Python's sweeps of the inputs as they are now
-    else c.draw(spec.sweeps);      // the build's, until Python is ready and draws its own
+    if (ready) scheduleExtras();         // Python's sweeps of the inputs as they are now
+    else if (sweeps) c.draw(sweeps);     // the build's, until Python is ready and draws its own
     return c;
   });
 }
@@ -397,6 +401,14 @@ async function loadPython(restarted = false) {
 // A link's page is fetched, then rendered: its formula is loaded from the response, while the
 // page renders (the worker works on its own thread), so that it is ready when the page is in.
 const SPEC_START = '<script type="application/json" id="entry-spec">';
+// The formula is not in the spec: the page shows it, and it is read from there (in a fetched
+// page's HTML, its text decoded as the page's own parser would).
+const FORMULA = /<code id="formula-source">([^<]*)<\/code>/;
+function withFormula(spec, html) {
+  const found = FORMULA.exec(html);
+  spec.formula = found ? new DOMParser().parseFromString(`<p>${found[1]}`, "text/html").body.textContent : "";
+  return spec;
+}
 let preload = null;   // {text, worker, loaded}: the next page's spec, loading into that worker
 document.addEventListener("turbo:before-fetch-response", async ({ detail }) => {
   if (!runner) return;
@@ -405,7 +417,7 @@ document.addEventListener("turbo:before-fetch-response", async ({ detail }) => {
   if (start < 0) return;
   const text = html.slice(start + SPEC_START.length, html.indexOf("</script>", start));
   const worker = runner.generation;
-  const loaded = running().then(() => runner.call("load", { spec: JSON.parse(text) }));
+  const loaded = running().then(() => runner.call("load", { spec: withFormula(JSON.parse(text), html) }));
   loaded.catch(() => {});   // loadPython loads it again
   preload = { text, worker, loaded };
 });
@@ -496,6 +508,17 @@ function initPage() {
   current = { path: location.pathname };
   script = document.getElementById("page-script");
   spec = JSON.parse(specElement.textContent);
+  // What the page shows is not repeated in its spec: the formula, each input's label (its
+  // field's), and the presets that fill the entry, by id (the preset menus' options).
+  spec.formula = document.getElementById("formula-source")?.textContent ?? "";
+  spec.labels = Object.fromEntries([
+    ...spec.inputs.map((i) => [i.name, document.getElementById(`input-${i.name}`).querySelector(".label").textContent]),
+    ...spec.outputs.map((o) => [o.name, o.label]),
+  ]);
+  if (spec.kinds) {
+    spec.presets = Object.fromEntries(Object.keys(spec.kinds).map((kind) => [kind,
+      [...document.querySelectorAll(`#preset-${kind} option`)].filter((o) => o.value).map((o) => ({ id: o.value }))]));
+  }
   form = document.getElementById("inputs");
   status = document.getElementById("py-status");
   outputs = document.getElementById("outputs");
@@ -542,11 +565,25 @@ function initPage() {
     }
   }
 
-  setupPractice(spec);
   setupAnnounce();
   setupInputs(form);
   const page = current;   // an answer that arrives after the reader left is not shown on the next page
   const alive = () => page === current;
+
+  // ---- practice mode and the record (practice.js): a press on the toggle before the code is in
+  // is passed on once it is
+  let practising = null;
+  const loadPractice = () => (practising ||= code("./practice.js", "practice mode").then((module) => {
+    if (!module) { practising = null; return null; }   // asked again on the next use
+    return alive() ? module.setupPractice(spec) : null;
+  }));
+  const toggle = document.getElementById("practice-toggle");
+  firstUse(toggle, loadPractice);
+  toggle.addEventListener("click", () => loadPractice().then((practice) => practice && practice.toggle()));
+  near.push(whenNear(document.getElementById("record"), loadPractice));
+  // The comparison's stylesheet (compare.css): as its section comes near the screen.
+  const compareStyles = () => linkStylesheet(script.dataset.compareCss);
+  near.push(whenNear(document.getElementById("compare"), compareStyles));
   const touched = new Set();   // the inputs the reader changed on this page (a preset chosen later keeps them)
   needed = [];
   const need = (promise) => { needed.push(promise.catch(() => {})); };
@@ -586,12 +623,14 @@ function initPage() {
   let presetting = null, comparing = null;
   // The menus' code and the presets' values and sources (presets.json, which the page's spec
   // names by id only) arrive together.
+  // (compare.css with them: it styles a preset's offer to compare it)
   const loadPresets = () => (presetting ||= Promise.all([
     code("./presets.js", "the preset menus"),
     spec.presets_src ? loadData(spec.presets_src, "the preset menus", tellOnce("the preset menus")) : spec.presets,
   ]).then(([module, full]) => {
     if (!module || !full) { presetting = null; return; }
     if (!alive() || !presetBox) return;
+    compareStyles();
     spec.presets = full;
     presets = module.setupPresets(spec, form, link, touched);
     if (Object.keys(link.presets).length) restore();   // the reader's own values stay over the link's presets
@@ -622,7 +661,10 @@ function initPage() {
   for (const [name, value] of Object.entries(linked)) form.elements[name].value = value;
   // ?version=N: that version's results beside these (versions.js)
   if (link.version !== null) {
-    need(code("./versions.js", "the older version's results").then((module) => { if (module && alive()) module.setupVersions({ spec, form, addNotice, asked: link.version }); }));
+    const what = "the older version's results";
+    need(code("./versions.js", what).then((module) => module && alive() && module.setupVersions({
+      spec, form, addNotice, alive, asked: link.version, load: (url) => loadData(url, what, tellOnce(what)),
+    })));
   }
   setupNotation();   // the statement's symbols and their fields light each other
   // "Every model": its code (every.js) loads when the reader first opens a table, which it fetches then.
@@ -728,6 +770,8 @@ function leavePage() {
   clearTimeout(shareTimer);
   clearTimeout(extrasTimer);
   if (seen) seen.disconnect();
+  for (const watcher of near) if (watcher) watcher.disconnect();
+  near = [];
   if (charts) charts.then((c) => c && c.close(), () => {});
   seen = charts = null;
   chartsAsked = false;

@@ -5,6 +5,9 @@
 //
 // What practice covers is covered for a screen reader too: each covered formula and value is
 // aria-hidden, with a short "covered" said in its place, and the reveal gives them all back.
+//
+// The page loads this code (page.js) on the reader's first reach for the toggle, or when the
+// record comes near the screen; the toggle's presses are the page's to pass on (``toggle``).
 import { UNAVAILABLE, available, days, today, undoable, write } from "./records.js";
 
 export function setupPractice(spec) {
@@ -18,9 +21,9 @@ export function setupPractice(spec) {
     banner.hidden = !on;
     cover(on);
   };
-  toggle.addEventListener("click", () => set(!root.classList.contains("practice")));
   document.getElementById("practice-reveal").addEventListener("click", () => set(false));
   setupRecord(spec);
+  return { toggle: () => set(!root.classList.contains("practice")) };
 }
 
 // What practice mode covers (style.css paints over the same): the statement's formulas, every

@@ -1,7 +1,8 @@
 // A link to an older version of an entry (?version=N): the current page, with a notice that says
-// what changed since that version and the results under both.  The older version's formula,
-// inputs and outputs travel in the page's spec (spec.versions.older) and run in the same worker,
-// on the same runtime, as the current one: a cited number can always be recomputed.
+// what changed since that version and the results under both.  The entry's history and each
+// older version's formula, inputs and outputs are fetched then (versions.json beside the page,
+// which spec.versions.src names) and run in the same worker, on the same runtime, as the current
+// one: a cited number can always be recomputed.
 import { runner, running } from "./python.js";
 
 const MAX_VERSION = /^[1-9][0-9]{0,5}$/;
@@ -23,13 +24,16 @@ export function askedVersion(asked, versions) {
   return { version: Number(asked) };
 }
 
-export function setupVersions({ spec, form, addNotice, asked = null }) {
+// ``load(url)``: the data at url, or null once the reader has been told it could not be fetched.
+export async function setupVersions({ spec, form, addNotice, load, alive, asked = null }) {
   const box = document.getElementById("version-notice");
-  const versions = spec.versions;
-  if (!box || !versions) return;
-  const { version, ignored } = askedVersion(asked, versions);
+  if (!box || !spec.versions) return;
+  const { version, ignored } = askedVersion(asked, spec.versions);
   if (ignored) addNotice(ignored);
-  if (version === null || version === versions.current) return;
+  if (version === null || version === spec.versions.current) return;
+  const kept = spec.versions.src ? await load(spec.versions.src) : { history: [], older: {} };
+  if (!kept || !alive()) return;
+  const versions = { ...spec.versions, ...kept };
   const older = versions.older[String(version)];
   const since = versions.history.filter((v) => v.version > version);
 

@@ -26,7 +26,7 @@ from .pages import preset_table, search
 from .pages.plan_page import plan_files
 from .pages.render import Renderer
 from .pages.results import Results, results
-from .pages.spec import preset_file
+from .pages.spec import preset_file, sweeps_file, versions_file
 from .pages.urls import aliases, site_url
 from .ship import offline, stdlib, xz
 from .ship.assets import assets, digest, package_version, static, vendored
@@ -145,6 +145,8 @@ def site_files(
             preset_table.files(entry, calculators[entry.key], checked.presets)
         )  # "Every model", opened on demand
         made.update(preset_file(entry, computed.filling))  # the presets' values, fetched on first use
+        made.update(sweeps_file(entry, computed))  # the charts' first points, fetched when drawn early
+        made.update(versions_file(entry, checked.versions.spec(entry.key)))  # a link's older version, fetched then
         files.update(made)
         if entry.key == first and on_first is not None:
             on_first(made)

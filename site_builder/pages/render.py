@@ -20,7 +20,7 @@ from ..runtime.citation import book_bibtex, entry_citation
 from ..runtime.numbers import reading, shown_input, write_input
 from ..ship.assets import Assets, digest
 from ..tex import markdown, notation
-from ..tex.math import NotTypeset, Typeset, page_stylesheet
+from ..tex.math import NotTypeset, Typeset, page_katex_css, page_stylesheet, shipped_katex_rules
 from . import preset_table
 from .changes import atom_feed, change_log
 from .errata import errata
@@ -183,14 +183,14 @@ class Renderer:
         return Markup(re.sub(r"(?<=\d),(?=\d{3})", ",<wbr>", str(escape(markdown.printed_text(text)))))
 
     def _page(self, template: str, **context) -> str:
-        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's, its own rules')."""
+        """``template`` rendered; a page without typeset math links no math CSS (KaTeX's rules, its own)."""
         page = self.env.get_template(template)
         html = page.render(assets=self.assets, r=self, math=True, math_css=_MATH_CSS, **context)
         if 'class="katex' not in html:
             return page.render(assets=self.assets, r=self, math=False, math_css="", **context)
-        rules = page_stylesheet(html, self.math_css).encode()
-        if not rules:
-            return html.replace(f'<link rel="stylesheet" href="{_MATH_CSS}">\n', "")
+        # KaTeX's rules this page's math can match, then the page's own (its inline styles as
+        # classes): one stylesheet, in the order the two were once linked.
+        rules = (page_katex_css(html, shipped_katex_rules()) + "\n" + page_stylesheet(html, self.math_css)).encode()
         path = f"static/math/{digest(rules)}.css"
         self.math_sheets[path] = rules
         return html.replace(_MATH_CSS, "/" + path)
@@ -368,7 +368,8 @@ class Renderer:
         """An entry's page, showing ``results`` (made by ``results.results``)."""
         defaults = results.run
         meta = self.meta(entry)
-        spec = page_spec(entry, results, meta, self.by_key, self.presets, self.versions.spec(entry.key))
+        versions = self.versions.spec(entry.key)
+        spec = page_spec(entry, results, meta, self.by_key, self.presets, versions)
         run = page.share(meta, spec["inputs"], spec["outputs"], {}, defaults, "", self.date)
         citation = {**entry_citation(meta), "run_text": run["text"], "run_bibtex": run["bibtex"]}
         first = entry.inputs[0]
@@ -387,13 +388,16 @@ class Renderer:
             "entry.html",
             entry=entry,
             spec=spec,
+            history=versions["history"],  # (the page's spec names the current version only)
+            labels={**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
             defaults=defaults,
             cases=results.cases,
             canonical=meta["url"],
             summary=summary,
             citation=citation,
             example_query=example,
-            qr_svg=Markup(results.qr),
+            # The build's QR code is the page's qr.svg, an image loaded when the reader opens it.
+            qr_size=re.search(r'<svg width="(\d+)"', results.qr).group(1),
             default_text={i.name: write_input(i.default) for i in entry.inputs},
             default_shown={i.name: shown_input(i.default) for i in entry.inputs},
             default_echo={

@@ -10,6 +10,8 @@ from ..runtime import page
 from .results import Results
 
 PRESET_FILE = "presets.json"
+VERSIONS_FILE = "versions.json"
+SWEEPS_FILE = "sweeps.json"
 
 
 def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
@@ -24,6 +26,32 @@ def preset_file(entry: Entry, filling: dict) -> dict[str, bytes]:
     }
 
 
+def sweeps(results: Results) -> list[page.Sweep]:
+    """The defaults' points of each plot, without their text (the page's tables have it)."""
+    return [{k: v for k, v in sweep.items() if k != "text"} for sweep in results.sweeps]
+
+
+def sweeps_file(entry: Entry, results: Results) -> dict[str, bytes]:
+    """``{path: bytes}``: the defaults' points of the entry's plots beside its page, which the
+    charts read only when they are drawn before the page's Python is ready; nothing without plots."""
+    if not entry.plots:
+        return {}
+    points = json.dumps(sweeps(results), ensure_ascii=False, separators=(",", ":")).encode()
+    return {entry.url.strip("/") + "/" + SWEEPS_FILE: points}
+
+
+def versions_file(entry: Entry, versions: page.Versions) -> dict[str, bytes]:
+    """``{path: bytes}``: an entry's history and its older versions' specs (``versions``, the
+    entry's ``versions.Versions.spec``), beside its page, which only a link to an older version
+    reads; nothing for an entry at its first version."""
+    if versions["current"] == 1:
+        return {}
+    kept = {"history": versions["history"], "older": versions["older"]}
+    return {
+        entry.url.strip("/") + "/" + VERSIONS_FILE: json.dumps(kept, ensure_ascii=False, separators=(",", ":")).encode()
+    }
+
+
 def page_spec(
     entry: Entry, results: Results, meta: page.Meta, targets: dict, presets: dict, versions: page.Versions
 ) -> page.PageSpec:
@@ -31,21 +59,27 @@ def page_spec(
     feeds' pages; ``presets``: kind -> id -> Preset (only those that fill this entry are carried);
     ``versions``: the entry's versions (``versions.Versions.spec``)."""
     spec: page.PageSpec = {
-        **entry.spec(),
+        **{k: v for k, v in entry.spec().items() if k != "formula"},  # (the page shows it: read from there)
         "meta": meta,
-        # The page draws its first charts from these; their table is already in the HTML.
-        "sweeps": [{k: v for k, v in sweep.items() if k != "text"} for sweep in results.sweeps],
         "feeds": [{"url": targets[str(f.entry)].url, "inputs": dict(f.inputs)} for f in entry.feeds],
-        "labels": {**{i.name: i.label for i in entry.inputs}, **{o.name: o.label for o in entry.outputs}},
         "protocol": entry.protocol,
         "solve": solve_spec(entry, results.run),
-        "versions": versions,
+        # The current version (the link names it); the history and the older versions' formulas
+        # are fetched when a link asks for an older version (``versions_file``).
+        "versions": {
+            "current": versions["current"],
+            "release": versions["release"],
+            **({"src": entry.url + VERSIONS_FILE} if versions["current"] > 1 else {}),
+        },
     }
+    if entry.plots:
+        # The points the charts are drawn from before Python is ready (their table is in the HTML).
+        spec["sweeps_src"] = entry.url + SWEEPS_FILE
     filling = results.filling
     if filling:
-        # Which presets fill this entry, by id; their values and sources (``preset_file``), which
-        # only the preset menus and the comparison use, are fetched when the reader first uses them.
-        spec["presets"] = {kind: [{"id": p["id"]} for p in items] for kind, items in filling.items()}
+        # Which presets fill this entry are the preset menus' options (the browser reads their ids
+        # there); their values and sources (``preset_file``), which only the preset menus and the
+        # comparison use, are fetched when the reader first uses them.
         spec["presets_src"] = entry.url + PRESET_FILE
         spec["kinds"] = {kind: page.KIND_LABELS[kind] for kind in filling}
     mapping = [[f.input, f.field, f.op, f.factor, f.optional] for f in entry.fill if f.kind == "model"]

@@ -130,13 +130,6 @@ class Preset(TypedDict):
     departs: NotRequired[str]  # where the entry's own count is not the model's (runtime/model_fill.py)
 
 
-class PresetId(TypedDict):
-    """A preset as the page carries it: its id (a link names it so); its values and sources, in
-    ``presets.json`` beside the page, are fetched when the reader first uses the presets."""
-
-    id: str
-
-
 class Device(TypedDict):
     """An accelerator whose memory as printed differs from its memory as built (presets.devices)."""
 
@@ -180,6 +173,15 @@ class Versions(TypedDict):
     older: dict[str, dict]  # version -> {formula, inputs, outputs}
 
 
+class PageVersions(TypedDict):
+    """What an entry's page carries about its versions: the current one; its history and older
+    versions (``Versions``) are in versions.json beside the page (``src``) once it has some."""
+
+    current: int
+    release: int
+    src: NotRequired[str]
+
+
 class Share(TypedDict):
     """One computation's link and citation."""
 
@@ -189,11 +191,10 @@ class Share(TypedDict):
     bibtex: str
 
 
-class Spec(TypedDict):
-    """What the calculator needs: formula, inputs, outputs, plots (``Entry.spec``)."""
+class Calculator(TypedDict):
+    """What the calculator needs but its formula: inputs, outputs, plots."""
 
     id: str
-    formula: str
     inputs: list[Input]
     outputs: list[Output]
     plots: list[Plot]
@@ -202,19 +203,26 @@ class Spec(TypedDict):
     input_units: NotRequired[dict[str, str]]  # input -> its unit, where it has one
 
 
-class PageSpec(Spec):
-    """What the page carries: the calculator's spec and what the page shows around it."""
+class Spec(Calculator):
+    """What the calculator needs: formula, inputs, outputs, plots (``Entry.spec``)."""
+
+    formula: str
+
+
+class PageSpec(Calculator):
+    """What the page carries: the calculator's spec and what the page shows around it.  What the
+    page shows is not repeated in it, and the browser reads it there: the formula
+    (``<code id="formula-source">``), each input's label (its field's ``.label``; an output's is
+    in ``outputs``) and the presets that fill the entry (the preset menus' options, by id)."""
 
     meta: Meta
-    sweeps: list[Sweep]  # the defaults' points of each plot (without their text: the table is in the HTML)
+    sweeps_src: NotRequired[str]  # sweeps.json beside the page: the defaults' points of each plot (without their text)
     feeds: list[Feed]
-    labels: dict[str, str]  # input or output name -> its label
     protocol: bool
-    presets: NotRequired[dict[str, list[PresetId]]]  # kind (model, hardware) -> the presets that fill this entry
     presets_src: NotRequired[str]  # presets.json beside the page: kind -> [Preset], their values and sources
-    versions: Versions
+    versions: PageVersions
     config_fill: NotRequired[list[list]]  # [input, preset field, op, factor, optional]: what a pasted config.json fills
-    kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds in ``presets``: how a sentence names each
+    kinds: NotRequired[dict[str, str]]  # KIND_LABELS of the kinds of presets that fill it: how a sentence names each
     devices: NotRequired[list[Device]]  # on entries solving for bytes: devices sold as one figure, built as another
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -44,7 +43,6 @@ class Assets:
     page_js: str
     python_js: str  # unversioned: page.js imports it by this URL, and both must get one instance
     alias_js: str
-    katex_css: str
     katex_fonts: tuple[str, ...]  # what every entry's math uses, preloaded
     pyodide: str
     stdlib: str
@@ -61,16 +59,9 @@ class Assets:
     qr_js: str = ""  # the QR encoder, loaded only when a reader opens the QR code
     plan_js: str = ""  # a plan's page (pyodide_app/plan.js, plan.css)
     plan_css: str = ""
+    embed_css: str = ""  # the embed card's rules (pyodide_app/embed.css), which early.js links on a card
     compare_css: str = ""  # an entry's comparison and its every-preset tables (pyodide_app/compare.js, every.js)
     progress_js: str = ""  # the chapters page's overview of the reader's records (pyodide_app/progress.js)
-
-
-def _katex_css(css: bytes) -> bytes:
-    """KaTeX's CSS lists woff2, woff and ttf fonts; we ship woff2, which every current browser reads."""
-    text = css.decode()
-    text = re.sub(r',url\(fonts/[^)]+\.woff\) format\("woff"\)', "", text)
-    text = re.sub(r',url\(fonts/[^)]+\.ttf\) format\("truetype"\)', "", text)
-    return text.encode()
 
 
 def _as_module(umd: bytes) -> bytes:
@@ -103,7 +94,7 @@ def vendored() -> dict[str, bytes | Path]:
         files[f"pyodide/{pv}/{name}"] = NODE_MODULES / "pyodide" / name
     kv = package_version("katex")
     katex = NODE_MODULES / "katex" / "dist"
-    files[f"katex/{kv}/katex.min.css"] = _katex_css((katex / "katex.min.css").read_bytes())
+    # (KaTeX's CSS is not shipped whole: each page's math stylesheet holds the rules its math uses, tex/math.py)
     for font in sorted((katex / "fonts").glob("*.woff2")):
         files[f"katex/{kv}/fonts/{font.name}"] = font
     uv = package_version("uplot")
@@ -164,7 +155,6 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
     def url(path: str) -> str:
         return versioned(path, files[path])
 
-    katex_css = next(p for p in files if p.endswith("katex.min.css"))
     minisearch = next(p for p in files if p.startswith("vendor/minisearch/"))
     return Assets(
         style=url("static/style.css"),
@@ -173,10 +163,8 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         page_js=url("static/page.js"),
         python_js="/static/python.js",
         alias_js=url("static/alias.js"),
-        katex_css="/" + katex_css,
         katex_fonts=tuple(
-            "/" + katex_css.replace("katex.min.css", f"fonts/KaTeX_{name}.woff2")
-            for name in ("Main-Regular", "Math-Italic")
+            f"/katex/{package_version('katex')}/fonts/KaTeX_{name}.woff2" for name in ("Main-Regular", "Math-Italic")
         ),
         pyodide=f"/pyodide/{package_version('pyodide')}/",
         minisearch="/" + minisearch,
@@ -195,4 +183,5 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         plan_css=url("static/plan.css"),
         progress_js=url("static/progress.js"),
         compare_css=url("static/compare.css"),
+        embed_css=url("static/embed.css"),
     )

@@ -1,7 +1,7 @@
 """TeX -> HTML+MathML through KaTeX from the npm package: the only module that knows how KaTeX runs.
 
 All fragments of a build go to one Node process.  No KaTeX JavaScript reaches the browser;
-pages carry the rendered markup and link KaTeX's CSS and fonts from our own site.
+pages carry the rendered markup and link, in their own math stylesheet, the KaTeX rules and fonts their math uses.
 """
 
 from __future__ import annotations
@@ -212,3 +212,68 @@ def page_stylesheet(html: str, css: str) -> str:
 def _rules(css: str) -> tuple[tuple[str, str], ...]:
     """Each rule of ``css`` with its class, read once per stylesheet (not once per page)."""
     return tuple((m.group(1), line + "\n") for line in css.splitlines() if (m := _RULE.match(line)))
+
+
+# ---- KaTeX's own stylesheet, per page: the rules a page's math can match and the fonts they name
+
+_BLOCK = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_NEGATED = re.compile(r":not\([^()]*\)")
+_SELECTOR_CLASS = re.compile(r"\.([A-Za-z0-9_-]+)")
+_FONT_FAMILY = re.compile(r"font-family:([^;}]+)")
+_KATEX_FONT = re.compile(r"KaTeX_[A-Za-z0-9]+")
+_WORD = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@dataclass(frozen=True)
+class KatexRule:
+    """One block of katex.min.css: an @font-face (``family`` it declares) or a rule with, for each
+    of its selectors, the classes an element must carry for it to match (classes under :not() left
+    out: their absence does not stop a match)."""
+
+    text: str
+    family: str = ""
+    needs: tuple[frozenset[str], ...] = ()
+    fonts: frozenset[str] = frozenset()
+
+
+def katex_rules(css: str, fonts_url: str) -> tuple[KatexRule, ...]:
+    """katex.min.css as rules: woff2 fonts only (every current browser reads them), linked at
+    ``fonts_url``.  The file is flat (no @media, no nesting), which this reading relies on."""
+    css = re.sub(r',url\(fonts/[^)]+\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)', "", css)
+    css = css.replace("url(fonts/", f"url({fonts_url}")
+    blocks = _BLOCK.findall(css)
+    assert "".join(f"{s}{{{d}}}" for s, d in blocks) == css.strip(), "katex.min.css is no longer flat"
+    rules = []
+    for selectors, declarations in blocks:
+        text = f"{selectors}{{{declarations}}}"
+        if selectors.strip() == "@font-face":
+            family = _FONT_FAMILY.search(declarations).group(1).strip()
+            rules.append(KatexRule(text, family=family))
+            continue
+        needs = tuple(
+            frozenset(_SELECTOR_CLASS.findall(_NEGATED.sub("", selector))) for selector in selectors.split(",")
+        )
+        rules.append(KatexRule(text, needs=needs, fonts=frozenset(_KATEX_FONT.findall(declarations))))
+    return tuple(rules)
+
+
+def page_katex_css(html: str, rules: tuple[KatexRule, ...]) -> str:
+    """KaTeX's rules that could match in a page (every class a selector needs is a word of ``html``,
+    its text and its spec), and the @font-face of each font those rules name, in KaTeX's order: a
+    page links these instead of all of katex.min.css, and renders the same."""
+    words = set(_WORD.findall(html))
+    kept = [not r.family and any(need <= words for need in r.needs) for r in rules]
+    fonts = set().union(*(r.fonts for r, keep in zip(rules, kept) if keep))
+    return "".join(r.text for r, keep in zip(rules, kept) if keep or r.family in fonts)
+
+
+_shipped: tuple[KatexRule, ...] | None = None
+
+
+def shipped_katex_rules() -> tuple[KatexRule, ...]:
+    """The installed KaTeX's rules, its fonts linked where the site ships them (/katex/<version>/fonts/)."""
+    global _shipped
+    if _shipped is None:
+        css = (katex_dir() / "dist" / "katex.min.css").read_text(encoding="utf-8")
+        _shipped = katex_rules(css, f"/katex/{katex_version()}/fonts/")
+    return _shipped

@@ -131,16 +131,19 @@ def keys_of(typed) -> tuple[set, set]:
 
 
 def presets_of(page_path, spec: dict) -> dict:
-    """The presets' values and sources a page fetches on first use (presets.json beside it), by
-    the same ids, in the same order, as its spec names them."""
-    if "presets" not in spec:
-        assert "presets_src" not in spec
+    """The presets' values and sources a page fetches on first use (presets.json beside it), the
+    same ones, by id, as its preset menus offer (the browser reads the ids there)."""
+    text = page_path.read_text()
+    if "kinds" not in spec:
+        assert "presets_src" not in spec and 'id="preset-' not in text
         return {}
     assert spec["presets_src"] == "/" + page_path.parent.name + "/presets.json" or "/toolkit/" in spec["presets_src"]
     full = json.loads((page_path.parent / "presets.json").read_text())
-    assert {k: [p["id"] for p in v] for k, v in full.items()} == {
-        k: [p["id"] for p in v] for k, v in spec["presets"].items()
-    }
+    for kind in spec["kinds"]:
+        menu = re.search(rf'<select id="preset-{kind}".*?</select>', text, re.S).group(0)
+        offered = [html.unescape(v) for v in re.findall(r'<option value="([^"]+)"', menu)]
+        assert sorted(offered) == sorted(p["id"] for p in full[kind]), (page_path, kind)
+    assert set(full) == set(spec["kinds"])
     return full
 
 
@@ -159,8 +162,7 @@ def test_every_built_spec_has_the_shape_its_type_declares(site):
             (page.Plot, spec["plots"]),
             (page.Feed, spec["feeds"]),
             (page.Solve, [spec["solve"]] if spec["solve"] else []),
-            (page.Sweep, spec["sweeps"]),
-            (page.PresetId, [p for kind in spec.get("presets", {}).values() for p in kind]),
+            (page.Sweep, json.loads((path.parent / "sweeps.json").read_text()) if spec["plots"] else []),
             (page.Preset, [p for kind in presets_of(path, spec).values() for p in kind]),
         ]:
             required, allowed = keys_of(typed)
@@ -199,8 +201,10 @@ def test_the_docs_name_every_reserved_name():
 
 
 def built_spec(site, url: str) -> tuple[dict, str]:
+    """A page's spec with its formula, as the browser reads them (the formula from the page's text)."""
     text = (site / url.strip("/") / "index.html").read_text()
-    return json.loads(SPEC.search(text).group(1)), text
+    formula = html.unescape(re.search(r'<code id="formula-source">([^<]*)</code>', text).group(1))
+    return {**json.loads(SPEC.search(text).group(1)), "formula": formula}, text
 
 
 @pytest.mark.node  # reads the built site

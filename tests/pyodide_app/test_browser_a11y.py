@@ -20,6 +20,7 @@ def test_axe_finds_nothing_serious_in_the_states_a_page_reaches_by_use(page_with
     page = page_with_worker  # axe sees the offline status as a reader does
     open_entry(page, server, "/14/")
     page.click("#practice-toggle")
+    page.wait_for_selector("#practice-toggle[aria-pressed=true]")  # its code loads on the first press
     found = axe_violations(page)
     assert page.eval_on_selector("#outputs .list td", "e => getComputedStyle(e).color") == "rgba(0, 0, 0, 0)"
     page.click("#practice-reveal")
@@ -48,6 +49,7 @@ def test_practice_mode_takes_covered_results_out_of_the_accessibility_tree(page,
     total, per_token = text(page, "#out-total"), text(page, "#out-per_token")
     assert total in tree_text(page, "#outputs") and "math" in tree_text(page, "#statement")
     page.click("#practice-toggle")
+    page.wait_for_selector("#practice-toggle[aria-pressed=true]")  # its code loads on the first press
     results = tree_text(page, "#outputs")
     assert total not in results and per_token not in results
     assert "KV cache size" in results and "covered" in results  # the label stays; its value is said covered

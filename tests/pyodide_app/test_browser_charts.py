@@ -76,6 +76,7 @@ def test_every_chart_is_drawn_with_readable_ticks(page, server, site):
         charts = page.evaluate(CHARTS)
         assert charts and all(charts), (path, charts)
         spec = page.evaluate("JSON.parse(document.getElementById('entry-spec').textContent)")
+        spec["labels"] = {o["name"]: o["label"] for o in spec["outputs"]}  # (the charts plot outputs)
         for i, (chart, plot) in enumerate(zip(charts, spec["plots"], strict=True)):
             where = f"{path} chart {i}"
             assert chart["inked"] > 1000, where  # curves, axes and labels, not a blank canvas

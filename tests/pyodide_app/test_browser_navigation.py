@@ -82,7 +82,7 @@ def _inputs(page) -> dict:
 def _recompute(page) -> tuple[str, str]:
     """Change one input on the entry page shown and check every output against CPython on the
     same spec; returns the input's name and the value typed."""
-    spec = json.loads(page.text_content("#entry-spec"))
+    spec = {**json.loads(page.text_content("#entry-spec")), "formula": page.text_content("#formula-source")}
     calc = Calculator(spec)
     raw = _inputs(page)
     before = calc.run(raw)["outputs"]

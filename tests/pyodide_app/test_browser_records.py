@@ -22,6 +22,7 @@ def today(page) -> str:  # the browser's local day, as records.js writes it
 
 def open_record(page, server, path):
     page.goto(server.url + path)
+    page.locator("#record").scroll_into_view_if_needed()  # its code loads as it comes near the screen
     page.wait_for_selector("#record[data-record]", state="attached")
 
 
@@ -200,6 +201,7 @@ def test_a_browser_that_keeps_nothing_says_so_beside_the_controls(browser, serve
     page.goto(server.url + path)
     said = "This browser is not letting the site keep anything (its storage is off or blocked here), so a record marked now would be lost: nothing can be recorded, exported or imported."
     if path == "/3/":
+        page.locator("#record").scroll_into_view_if_needed()
         page.wait_for_selector("#record[data-record=unavailable]")
         assert page.text_content("#record-storage") == said and page.is_visible("#record-storage")
         for button in ("#practice-done", "#protocol-record", "#record-reset"):

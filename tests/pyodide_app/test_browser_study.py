@@ -38,6 +38,7 @@ def test_practice_mode_hides_and_reveals(page, server):
     open_entry(page, server, "/35/")
     assert page.is_visible("#cases")
     page.click("#practice-toggle")
+    page.wait_for_selector("#practice-toggle[aria-pressed=true]")  # its code loads on the first press
     assert "practice" in page.get_attribute("html", "class")
     assert not page.is_visible("#cases") and not page.is_visible("#notes")
     assert page.eval_on_selector("#out-total", "e => getComputedStyle(e).color") == "rgba(0, 0, 0, 0)"
@@ -47,10 +48,17 @@ def test_practice_mode_hides_and_reveals(page, server):
     assert page.eval_on_selector("#out-total", "e => getComputedStyle(e).color") != "rgba(0, 0, 0, 0)"
 
 
+def record_ready(page):
+    """The record's code loads as it comes near the screen: scrolled to, and shown."""
+    page.locator("#record").scroll_into_view_if_needed()
+    page.wait_for_selector("#record[data-record]", state="attached")
+
+
 def test_a_protocol_reproduction_recorded_today_counts_once(browser, server):
     context = browser.new_context()
     page = context.new_page()
     open_entry(page, server, "/3/")
+    record_ready(page)
     assert page.text_content("#protocol-progress") == "Reproduced on 0 of 3 days."
     page.click("#protocol-record")
     assert page.text_content("#protocol-progress") == "Reproduced on 1 of 3 days."
@@ -58,11 +66,13 @@ def test_a_protocol_reproduction_recorded_today_counts_once(browser, server):
     page.evaluate("document.getElementById('protocol-record').disabled = false")
     page.click("#protocol-record")
     page.reload()
+    record_ready(page)
     assert page.text_content("#protocol-progress") == "Reproduced on 1 of 3 days."
     days = page.evaluate("JSON.parse(localStorage.getItem('derivation-bank:protocol:3'))")
     assert len(days) == 1
     other = context.new_page()
     other.goto(server.url + "/17/")
+    record_ready(other)
     assert other.text_content("#protocol-progress") == "Reproduced on 0 of 3 days."  # per entry
     context.close()
 

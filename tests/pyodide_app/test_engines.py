@@ -580,13 +580,18 @@ TODAY = (
 )
 
 
+RECORD_IN_VIEW = "document.getElementById('record').scrollIntoView(), true"
+
+
 def test_records_export_and_import_back_and_a_404_suggests_the_nearest_entry(fresh, server):
     """No Python needed: a practice and a protocol day recorded on 3, exported from the chapters
     page, cleared, imported back; then an unknown address suggesting its entry."""
     fresh.goto(server.url + "/3/")
+    fresh.evaluate(RECORD_IN_VIEW)  # its code loads as the record comes near the screen
     fresh.wait_for("document.getElementById('record').dataset.record")
     fresh.evaluate("localStorage.clear(), true")
     fresh.goto(server.url + "/3/")
+    fresh.evaluate(RECORD_IN_VIEW)  # its code loads as the record comes near the screen
     fresh.wait_for("document.getElementById('record').dataset.record")
     day = fresh.evaluate(TODAY)
     fresh.click("#practice-done")

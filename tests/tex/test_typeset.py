@@ -47,3 +47,39 @@ def test_positions_count_characters_as_python_does():
     # KaTeX counts UTF-16 code units: a character beyond the BMP is two of them.
     assert math._characters("\U0001d465 + \\foo", 5) == 4
     assert math._characters("x + \\foo", 4) == 4
+
+
+CSS = (
+    '@font-face{font-family:KaTeX_AMS;src:url(fonts/KaTeX_AMS-Regular.woff2) format("woff2"),'
+    'url(fonts/KaTeX_AMS-Regular.woff) format("woff"),url(fonts/KaTeX_AMS-Regular.ttf) format("truetype")}'
+    '@font-face{font-family:KaTeX_Main;src:url(fonts/KaTeX_Main-Regular.woff2) format("woff2")}'
+    ".katex{font:normal 1.21em KaTeX_Main,serif}"
+    ".katex .amsrm{font-family:KaTeX_AMS}"
+    ".katex .sizing.reset-size6.size3{font-size:.5em}"
+    ".katex .accent .accent-body:not(.accent-full){width:0}"
+    ".katex .mfrac .frac-line,.katex .overline .overline-line{border-bottom-style:solid}"
+)
+
+
+def test_a_page_gets_the_katex_rules_its_math_can_match_and_their_fonts_only():
+    rules = math.katex_rules(CSS, "/katex/9/fonts/")
+    html = '<span class="katex"><span class="accent"><span class="accent-body">x</span></span><span class="mfrac">'
+    html += '<span class="frac-line"></span></span><span class="sizing reset-size6"></span></span>'
+    css = math.page_katex_css(html, rules)
+    assert css == (
+        '@font-face{font-family:KaTeX_Main;src:url(/katex/9/fonts/KaTeX_Main-Regular.woff2) format("woff2")}'
+        ".katex{font:normal 1.21em KaTeX_Main,serif}"
+        ".katex .accent .accent-body:not(.accent-full){width:0}"  # (a class under :not() is not needed)
+        ".katex .mfrac .frac-line,.katex .overline .overline-line{border-bottom-style:solid}"
+    )
+    # A class in the spec's JSON counts as in the page; a rule's font comes with it, woff2 only.
+    css = math.page_katex_css(html + '<script type="application/json">"\\u003cspan class=\\"amsrm\\""</script>', rules)
+    assert ".katex .amsrm{font-family:KaTeX_AMS}" in css
+    assert 'url(/katex/9/fonts/KaTeX_AMS-Regular.woff2) format("woff2")}' in css and ".ttf" not in css
+
+
+@pytest.mark.node
+def test_the_installed_katex_css_reads_as_flat_rules():
+    rules = math.shipped_katex_rules()
+    assert sum(bool(r.family) for r in rules) == 20
+    assert all("url(/katex/" in r.text for r in rules if r.family)
