@@ -31,6 +31,10 @@ PAYLOADS = [
     "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
 ]
 
+# What a payload would have become in a page's main: an image (the one a page has is the build's
+# QR code, qr.svg), a handler or a script.
+INJECTED = "main img:not(figure.qr > img), main svg[onload], main script:not(#entry-spec)"
+
 
 def open_entry(page, server, path):
     page.goto(server.url + path)
@@ -84,8 +88,7 @@ def assert_nothing_injected(page, text_only: str = "#notice *:not(p)"):
     image, handler or script."""
     assert page.evaluate("window.__pwned") is None
     assert page.locator(text_only).count() == 0
-    # (the one image a page has is the build's QR code, qr.svg)
-    assert page.locator("main img:not(figure.qr > img), main svg[onload], main script:not(#entry-spec)").count() == 0
+    assert page.locator(INJECTED).count() == 0
     assert page.locator("[onerror], [onload], [onclick]").count() == 0
 
 

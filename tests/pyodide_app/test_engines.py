@@ -19,7 +19,7 @@ import derivation_bank as bank_api
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.solve import solve
 from site_builder.serve.host import Handler, SiteServer
-from tests.browsing import serve_page
+from tests.browsing import INJECTED, serve_page
 from tests.engines import Firefox, WebKit, webkit_console
 from tests.support import load_bank
 
@@ -246,7 +246,7 @@ def test_the_link_carries_the_inputs_in_and_out(fresh, server):
     fresh.wait_for("!document.getElementById('notice').hidden")
     notice = fresh.evaluate("document.getElementById('notice').textContent")
     assert "Ignored the link's value for L" in notice and "no such input" in notice
-    assert fresh.evaluate("[window.__pwned, document.querySelectorAll('main img, [onerror]').length]") == [None, 0]
+    assert fresh.evaluate(f"[window.__pwned, document.querySelectorAll('{INJECTED}, [onerror]').length]") == [None, 0]
 
 
 def test_search_finds_an_entry_by_its_symbol_from_the_keyboard(fresh, server):
