@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from . import shrink
+from .minify import LOADERS, minified
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "pyodide_app"
@@ -119,23 +119,11 @@ def vendored() -> dict[str, bytes | Path]:
     return files
 
 
-SHIPPED = {".js": shrink.javascript, ".css": shrink.css}  # our code as shipped: no comments (shrink.py)
-
-
-@lru_cache(maxsize=256)
-def _shipped(suffix: str, source: str) -> bytes:
-    """``source`` as shipped, remembered by its text: serve builds again at every edit, and
-    shrinking our JavaScript is most of the time ``static`` takes."""
-    return SHIPPED[suffix](source).encode()
-
-
 def static() -> dict[str, bytes]:
-    """Our own browser files and the Python runtime, by site path."""
-    files = {
-        f"static/{p.name}": _shipped(p.suffix, p.read_text(encoding="utf-8")) if p.suffix in SHIPPED else p.read_bytes()
-        for p in sorted(APP.iterdir())
-        if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"
-    }
+    """Our own browser files (our JavaScript and CSS minified: minify.py) and the Python runtime, by site path."""
+    ours = [p for p in sorted(APP.iterdir()) if p.suffix in (".js", ".css", ".svg") and p.name != "sw.js"]
+    shipped = minified({p.name: p.read_text(encoding="utf-8") for p in ours if p.suffix in LOADERS})
+    files = {f"static/{p.name}": shipped.get(p.name) or p.read_bytes() for p in ours}
     for p in sorted(RUNTIME.glob("*.py")):
         files[f"static/runtime/{p.name}"] = p.read_bytes()
     return files
