@@ -787,3 +787,10 @@ function leavePage() {
 initPage();
 document.addEventListener("turbo:render", initPage);
 document.addEventListener("turbo:before-render", leavePage);
+// A visit to another page starts at the click, with that page's address in the bar while this
+// one stays on screen: from then on "ready" would be said of the wrong page, until the page on
+// its way says it of itself (as plan.js does).
+document.addEventListener("turbo:visit", (event) => {
+  const to = event.detail && event.detail.url;
+  if (current && to && new URL(to, location.href).pathname !== current.path) delete root.dataset.python;
+});

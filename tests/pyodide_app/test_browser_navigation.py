@@ -19,7 +19,7 @@ import pytest
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import write_input
-from tests.browsing import PYTHON_READY_MS, open_entry, open_search
+from tests.browsing import PYTHON_READY_MS, held_back, open_entry, open_search
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
@@ -233,6 +233,25 @@ def test_inputs_typed_just_before_leaving_are_there_on_back(page, server):
         "() => document.documentElement.dataset.replies && !document.getElementById('outputs').classList.contains('stale')"
     )
     assert page.text_content("#out-total").startswith("2.")  # 2.684 GB, in the unit chosen
+    assert page.problems == []
+
+
+def test_while_a_link_is_on_its_way_no_page_says_python_is_ready_for_it(page, server):
+    """Turbo puts the next address in the bar once the next page has arrived, and renders it once
+    its stylesheets have (here /36/'s math stylesheet, held back): in between, the page left is on
+    screen, and the page's signal is not "ready" (it would be the page left saying it), only once
+    the new page's own Python has computed it."""
+    open_entry(page, server, "/35/")
+    page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
+    with held_back(page, "**/static/math/*.css") as routes:
+        page.click("a[href='/36/']")
+        page.wait_for_function("() => location.pathname === '/36/'")
+        assert routes, "the next page was not held back"
+        assert page.evaluate("document.documentElement.dataset.python") is None
+        assert page.evaluate("document.getElementById('entry-spec').textContent").find('"id":"35"') >= 0
+    page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
+    assert page.evaluate("JSON.parse(document.getElementById('entry-spec').textContent).id") == "36"
+    assert page.evaluate("document.documentElement.dataset.python") == "ready"
     assert page.problems == []
 
 
