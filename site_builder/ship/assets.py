@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..tex.math import katex_fonts_css, shipped_katex_rules
 from .minify import LOADERS, minified
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +44,7 @@ class Assets:
     page_js: str
     python_js: str  # unversioned: page.js imports it by this URL, and both must get one instance
     alias_js: str
+    katex_fonts_css: str  # KaTeX's @font-face rules, linked by every page with math
     katex_fonts: tuple[str, ...]  # what every entry's math uses, preloaded
     pyodide: str
     stdlib: str
@@ -94,7 +96,11 @@ def vendored() -> dict[str, bytes | Path]:
         files[f"pyodide/{pv}/{name}"] = NODE_MODULES / "pyodide" / name
     kv = package_version("katex")
     katex = NODE_MODULES / "katex" / "dist"
-    # (KaTeX's CSS is not shipped whole: each page's math stylesheet holds the rules its math uses, tex/math.py)
+    # (KaTeX's CSS is not shipped whole: each page's math stylesheet holds the rules its math uses,
+    # and one stylesheet every page with math links declares the fonts, tex/math.py)
+    # (named by its content: /katex/ is cached for good, and the declarations are ours, not KaTeX's)
+    fonts_css = katex_fonts_css(shipped_katex_rules()).encode()
+    files[f"katex/{kv}/fonts-{digest(fonts_css)}.css"] = fonts_css
     for font in sorted((katex / "fonts").glob("*.woff2")):
         files[f"katex/{kv}/fonts/{font.name}"] = font
     uv = package_version("uplot")
@@ -151,6 +157,7 @@ def assets(files: dict[str, bytes | Path], version: str) -> Assets:
         page_js=url("static/page.js"),
         python_js="/static/python.js",
         alias_js=url("static/alias.js"),
+        katex_fonts_css="/" + next(p for p in files if p.startswith("katex/") and "/fonts-" in p),
         katex_fonts=tuple(
             f"/katex/{package_version('katex')}/fonts/KaTeX_{name}.woff2" for name in ("Main-Regular", "Math-Italic")
         ),

@@ -61,21 +61,25 @@ CSS = (
 )
 
 
-def test_a_page_gets_the_katex_rules_its_math_can_match_and_their_fonts_only():
+def test_a_page_gets_the_katex_rules_its_math_can_match_and_the_fonts_are_declared_once_for_all():
     rules = math.katex_rules(CSS, "/katex/9/fonts/")
     html = '<span class="katex"><span class="accent"><span class="accent-body">x</span></span><span class="mfrac">'
     html += '<span class="frac-line"></span></span><span class="sizing reset-size6"></span></span>'
     css = math.page_katex_css(html, rules)
     assert css == (
-        '@font-face{font-family:KaTeX_Main;src:url(/katex/9/fonts/KaTeX_Main-Regular.woff2) format("woff2")}'
         ".katex{font:normal 1.21em KaTeX_Main,serif}"
         ".katex .accent .accent-body:not(.accent-full){width:0}"  # (a class under :not() is not needed)
         ".katex .mfrac .frac-line,.katex .overline .overline-line{border-bottom-style:solid}"
     )
-    # A class in the spec's JSON counts as in the page; a rule's font comes with it, woff2 only.
+    # A class in the spec's JSON counts as in the page.
     css = math.page_katex_css(html + '<script type="application/json">"\\u003cspan class=\\"amsrm\\""</script>', rules)
-    assert ".katex .amsrm{font-family:KaTeX_AMS}" in css
-    assert 'url(/katex/9/fonts/KaTeX_AMS-Regular.woff2) format("woff2")}' in css and ".ttf" not in css
+    assert ".katex .amsrm{font-family:KaTeX_AMS}" in css and "@font-face" not in css
+    # Every font is declared in the one stylesheet all pages with math share, woff2 only: a page
+    # brought in by a link adds no @font-face, which would have the browser lay it out again.
+    assert math.katex_fonts_css(rules) == (
+        '@font-face{font-family:KaTeX_AMS;src:url(/katex/9/fonts/KaTeX_AMS-Regular.woff2) format("woff2")}'
+        '@font-face{font-family:KaTeX_Main;src:url(/katex/9/fonts/KaTeX_Main-Regular.woff2) format("woff2")}'
+    )
 
 
 @pytest.mark.node
