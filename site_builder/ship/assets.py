@@ -96,9 +96,9 @@ def vendored() -> dict[str, bytes | Path]:
         files[f"pyodide/{pv}/{name}"] = NODE_MODULES / "pyodide" / name
     kv = package_version("katex")
     katex = NODE_MODULES / "katex" / "dist"
-    # (KaTeX's CSS is not shipped whole: each page's math stylesheet holds the rules its math uses,
-    # and one stylesheet every page with math links declares the fonts, tex/math.py)
-    # (named by its content: /katex/ is cached for good, and the declarations are ours, not KaTeX's)
+    # KaTeX's CSS is not shipped whole: each page's math stylesheet holds the rules its math uses,
+    # and one stylesheet every page with math links declares the fonts (tex/math.py), named by its
+    # content: /katex/ is cached for good, and the declarations are ours, not KaTeX's.
     fonts_css = katex_fonts_css(shipped_katex_rules()).encode()
     files[f"katex/{kv}/fonts-{digest(fonts_css)}.css"] = fonts_css
     for font in sorted((katex / "fonts").glob("*.woff2")):

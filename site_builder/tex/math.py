@@ -214,13 +214,12 @@ def _rules(css: str) -> tuple[tuple[str, str], ...]:
     return tuple((m.group(1), line + "\n") for line in css.splitlines() if (m := _RULE.match(line)))
 
 
-# ---- KaTeX's own stylesheet, per page: the rules a page's math can match and the fonts they name
+# ---- KaTeX's own stylesheet: per page, the rules a page's math can match; for all pages, the fonts
 
 _BLOCK = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _NEGATED = re.compile(r":not\([^()]*\)")
 _SELECTOR_CLASS = re.compile(r"\.([A-Za-z0-9_-]+)")
 _FONT_FAMILY = re.compile(r"font-family:([^;}]+)")
-_KATEX_FONT = re.compile(r"KaTeX_[A-Za-z0-9]+")
 _WORD = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -233,7 +232,6 @@ class KatexRule:
     text: str
     family: str = ""
     needs: tuple[frozenset[str], ...] = ()
-    fonts: frozenset[str] = frozenset()
 
 
 def katex_rules(css: str, fonts_url: str) -> tuple[KatexRule, ...]:
@@ -253,7 +251,7 @@ def katex_rules(css: str, fonts_url: str) -> tuple[KatexRule, ...]:
         needs = tuple(
             frozenset(_SELECTOR_CLASS.findall(_NEGATED.sub("", selector))) for selector in selectors.split(",")
         )
-        rules.append(KatexRule(text, needs=needs, fonts=frozenset(_KATEX_FONT.findall(declarations))))
+        rules.append(KatexRule(text, needs=needs))
     return tuple(rules)
 
 
