@@ -243,10 +243,10 @@ def test_while_a_link_is_on_its_way_no_page_says_python_is_ready_for_it(page, se
     the new page's own Python has computed it."""
     open_entry(page, server, "/35/")
     page.wait_for_function("() => document.documentElement.dataset.drive === 'on'")
-    with held_back(page, "**/static/math/*.css") as routes:
-        page.click("a[href='/36/']")
+    with held_back(page, "**/static/math/*.css"):
+        with page.expect_request("**/static/math/*.css"):  # held in the browser from here on
+            page.click("a[href='/36/']")
         page.wait_for_function("() => location.pathname === '/36/'")
-        assert routes, "the next page was not held back"
         assert page.evaluate("document.documentElement.dataset.python") is None
         assert page.evaluate("document.getElementById('entry-spec').textContent").find('"id":"35"') >= 0
     page.wait_for_function("() => document.documentElement.dataset.python", timeout=PYTHON_READY_MS)
