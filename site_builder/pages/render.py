@@ -20,7 +20,7 @@ from ..runtime.citation import book_bibtex, entry_citation
 from ..runtime.numbers import reading, shown_input, write_input
 from ..ship.assets import Assets, digest
 from ..tex import markdown, notation
-from ..tex.math import NotTypeset, Typeset, page_katex_css, page_stylesheet, shipped_katex_rules
+from ..tex.math import NotTypeset, Typeset, page_katex_css, page_stylesheet, page_words, shipped_katex_rules
 from . import preset_table
 from .changes import atom_feed, change_log
 from .errata import errata
@@ -190,7 +190,8 @@ class Renderer:
             return page.render(assets=self.assets, r=self, math=False, math_css="", **context)
         # KaTeX's rules this page's math can match, then the page's own (its inline styles as
         # classes): one stylesheet, in the order the two were once linked.
-        rules = (page_katex_css(html, shipped_katex_rules()) + "\n" + page_stylesheet(html, self.math_css)).encode()
+        words = page_words(html)
+        rules = (page_katex_css(words, shipped_katex_rules()) + "\n" + page_stylesheet(words, self.math_css)).encode()
         path = f"static/math/{digest(rules)}.css"
         self.math_sheets[path] = rules
         return html.replace(_MATH_CSS, "/" + path)

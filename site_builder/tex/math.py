@@ -198,14 +198,23 @@ def stylesheet(rules: dict[str, str]) -> str:
 
 
 _RULE = re.compile(r"^\.(ks-[0-9a-f]{8})\{", re.M)
-_USED = re.compile(r"\bks-[0-9a-f]{8}\b")
+# A word of a page is a run of these characters; anything else (a quote, a space, a backslash of
+# the spec's JSON, every byte of a character beyond ASCII) separates two.
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_SEPARATED = bytes(c if c in _WORD_BYTES else 0x20 for c in range(256))
 
 
-def page_stylesheet(html: str, css: str) -> str:
-    """The rules of ``stylesheet``'s ``css`` that one page's ``html`` uses (its text and its spec),
-    in the same order: a page links these few instead of the whole site's."""
-    used = set(_USED.findall(html))
-    return "".join(line for name, line in _rules(css) if name in used)
+def page_words(html: str) -> frozenset[str]:
+    """Every word of a page (its text, its attributes and its spec), where a class name is one
+    word: what ``page_katex_css`` and ``page_stylesheet`` look for.  One pass of bytes.translate
+    (a regular expression's two passes took 9 ms a page, a third of rendering it)."""
+    return frozenset(html.encode().translate(_SEPARATED).decode("ascii").split())
+
+
+def page_stylesheet(words: frozenset[str], css: str) -> str:
+    """The rules of ``stylesheet``'s ``css`` whose class is one of a page's ``words``
+    (``page_words``), in the same order: a page links these few instead of the whole site's."""
+    return "".join(line for name, line in _rules(css) if name in words)
 
 
 @lru_cache(maxsize=2)
@@ -220,7 +229,6 @@ _BLOCK = re.compile(r"([^{}]+)\{([^{}]*)\}")
 _NEGATED = re.compile(r":not\([^()]*\)")
 _SELECTOR_CLASS = re.compile(r"\.([A-Za-z0-9_-]+)")
 _FONT_FAMILY = re.compile(r"font-family:([^;}]+)")
-_WORD = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True)
@@ -255,11 +263,10 @@ def katex_rules(css: str, fonts_url: str) -> tuple[KatexRule, ...]:
     return tuple(rules)
 
 
-def page_katex_css(html: str, rules: tuple[KatexRule, ...]) -> str:
-    """KaTeX's rules that could match in a page (every class a selector needs is a word of ``html``,
-    its text and its spec), in KaTeX's order: a page links these, with ``katex_fonts_css``, instead
-    of all of katex.min.css, and renders the same."""
-    words = set(_WORD.findall(html))
+def page_katex_css(words: frozenset[str], rules: tuple[KatexRule, ...]) -> str:
+    """KaTeX's rules that could match in a page (every class a selector needs is one of the page's
+    ``words``, ``page_words``), in KaTeX's order: a page links these, with ``katex_fonts_css``,
+    instead of all of katex.min.css, and renders the same."""
     return "".join(r.text for r in rules if not r.family and any(need <= words for need in r.needs))
 
 

@@ -65,14 +65,15 @@ def test_a_page_gets_the_katex_rules_its_math_can_match_and_the_fonts_are_declar
     rules = math.katex_rules(CSS, "/katex/9/fonts/")
     html = '<span class="katex"><span class="accent"><span class="accent-body">x</span></span><span class="mfrac">'
     html += '<span class="frac-line"></span></span><span class="sizing reset-size6"></span></span>'
-    css = math.page_katex_css(html, rules)
+    css = math.page_katex_css(math.page_words(html), rules)
     assert css == (
         ".katex{font:normal 1.21em KaTeX_Main,serif}"
         ".katex .accent .accent-body:not(.accent-full){width:0}"  # (a class under :not() is not needed)
         ".katex .mfrac .frac-line,.katex .overline .overline-line{border-bottom-style:solid}"
     )
     # A class in the spec's JSON counts as in the page.
-    css = math.page_katex_css(html + '<script type="application/json">"\\u003cspan class=\\"amsrm\\""</script>', rules)
+    spec = '<script type="application/json">"\\u003cspan class=\\"amsrm\\""</script>'
+    css = math.page_katex_css(math.page_words(html + spec), rules)
     assert ".katex .amsrm{font-family:KaTeX_AMS}" in css and "@font-face" not in css
     # Every font is declared in the one stylesheet all pages with math share, woff2 only: a page
     # brought in by a link adds no @font-face, which would have the browser lay it out again.
@@ -80,6 +81,16 @@ def test_a_page_gets_the_katex_rules_its_math_can_match_and_the_fonts_are_declar
         '@font-face{font-family:KaTeX_AMS;src:url(/katex/9/fonts/KaTeX_AMS-Regular.woff2) format("woff2")}'
         '@font-face{font-family:KaTeX_Main;src:url(/katex/9/fonts/KaTeX_Main-Regular.woff2) format("woff2")}'
     )
+
+
+def test_a_page_gets_the_rules_of_its_own_inline_styles_it_uses_and_no_others():
+    css = math.stylesheet({"ks-0000000a": "width:1em", "ks-0000000b": "top:2px", "ks-0000000c": "left:0"})
+    html = '<p>θ≈<span class="mord ks-0000000a">x</span></p><script type="application/json">"class=\\"ks-0000000c\\""</script>'
+    html += '<span class="ks-0000000bx">a longer name is another class</span>'
+    words = math.page_words(html)
+    assert {"mord", "ks-0000000a", "ks-0000000c", "ks-0000000bx", "p", "span", "class"} <= words
+    assert not any("θ" in w or "≈" in w or "\\" in w for w in words)  # beyond ASCII and JSON's escapes separate words
+    assert math.page_stylesheet(words, css) == ".ks-0000000a{width:1em}\n.ks-0000000c{left:0}\n"
 
 
 @pytest.mark.node
