@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..check.plan_check import FOLDER as PLANS
 from ..pages.urls import NETLIFY
 from .host import Handler, QuietServer, _servable, host_rules
 
@@ -204,7 +205,8 @@ def _sources(entries: Path, extra: list[Path] = ()) -> dict[Path, tuple]:
     for p in (*extra, NETLIFY):
         _stamp(p.resolve(), p, found)
     presets = Path(entries) / "presets"
-    folders = [(Path(entries), (".yaml",)), (ROOT / "templates", (".html",)), (ROOT / "pyodide_app", None)]
+    folders = [(Path(entries), (".yaml",)), (_plans(entries), (".yaml",))]
+    folders += [(ROOT / "templates", (".html",)), (ROOT / "pyodide_app", None)]
     folders += [(presets / name, (".yaml",)) for name in _names(presets) if (presets / name).is_dir()]
     code = ROOT / "site_builder"
     folders += [(Path(top), (".py", ".json", ".mjs")) for top, _, _ in os.walk(code)]
@@ -219,6 +221,11 @@ def _sources(entries: Path, extra: list[Path] = ()) -> dict[Path, tuple]:
                 path = Path(item.path).resolve() if item.is_symlink() else base / item.name
                 _stamp(path, item, found)
     return found
+
+
+def _plans(entries: Path) -> Path:
+    """The plans' folder, entries/plans/: a plan saved is a full build, as a preset is."""
+    return Path(entries) / PLANS
 
 
 def _names(folder: Path) -> list[str]:
@@ -288,6 +295,7 @@ def _folders(entries: Path, extra: list[Path]) -> list[Path]:
     code = ROOT / "site_builder"
     return [
         Path(entries),
+        _plans(entries),
         presets,
         *(p for p in presets.glob("*") if p.is_dir()),
         ROOT / "templates",

@@ -1,6 +1,7 @@
 """`serve`: an entry edit rebuilt incrementally ends as a full build would write it, the edited
 page is written (and announced) first, a bad edit keeps the last good site, only serve's own
-server adds the reload script, and an edit to the builder's code restarts serve with it.
+server adds the reload script, a saved plan is built, and an edit to the builder's code restarts
+serve with it.
 
 None of it depends on the bank's size: the tests build conftest's small banks (entries 35 and 36;
 for the incremental rebuild, with a toolkit entry, the serving plan and the entries it takes), in
@@ -269,6 +270,44 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(small_entries, 
         until("restarted with the new code of site_builder/pages/render.py")
         until("serving ")
         assert "Compute it with new code." in served()
+    finally:
+        stop.cancel()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.node
+def test_a_saved_plan_is_built_and_served(planned_copy, tmp_path):
+    """A plan is a source as an entry is: saving entries/plans/serve-plan.yaml rebuilds the site
+    (in full, as a preset's save does), and the plan's page carries the edit."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", "--entries", str(planned_copy), "serve", "--port", str(port)]
+        + ["--out", str(tmp_path / "served")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    said = []
+    stop = threading.Timer(180, proc.terminate)  # a serve that never says what is awaited ends the wait
+    stop.start()
+
+    def until(start: str) -> None:
+        for line in proc.stdout:
+            said.append(line)
+            if line.startswith(start):
+                return
+        pytest.fail("serve stopped:\n" + "".join(said))
+
+    try:
+        until("serving ")
+        assert "Serving plan" in _get(f"http://127.0.0.1:{port}/plans/serve/")[2].decode()
+        # The copy's modification time is from before serve started: the save's is later.
+        _edit(planned_copy / "plans" / "serve-plan.yaml", "title: Serving plan", "title: Serving plan, saved live")
+        until("built ")
+        assert "Serving plan, saved live" in _get(f"http://127.0.0.1:{port}/plans/serve/")[2].decode()
     finally:
         stop.cancel()
         proc.terminate()
