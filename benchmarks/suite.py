@@ -30,16 +30,27 @@ CI = ROOT / ".ci" / "run"
 
 
 def ci_commands(script: Path = CI) -> dict[str, dict[str, str]]:
-    """.ci/run's test commands in its order: {make target: the environment it sets}, lint left out."""
+    """.ci/run's test commands in its order: {make target: the environment it sets}, lint left out.
+    A line that runs make in another form (a flag, a wrapper such as ``time``, two commands) is
+    refused with its line, rather than left out of the suite's figure unsaid."""
     found = {}
-    for line in script.read_text(encoding="utf-8").splitlines():
+    for n, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1):
         words = line.split()
         if "make" not in words or line.lstrip().startswith("#"):
             continue
         at = words.index("make")
-        setting, target = words[:at], words[at + 1]
-        if target != "lint" and all("=" in w for w in setting):
-            found[target] = dict(w.split("=", 1) for w in setting)
+        setting, rest = words[:at], words[at + 1 :]
+        if (
+            len(rest) != 1
+            or rest[0].startswith("-")
+            or not all(re.fullmatch(r"[A-Z_][A-Z0-9_]*=\S*", w) for w in setting)
+        ):
+            raise ValueError(
+                f"{script}:{n}: {line.strip()!r} is not of the form 'NAME=value ... make target', "
+                "the one form the suite's figure runs as CI does"
+            )
+        if rest[0] != "lint":
+            found[rest[0]] = dict(w.split("=", 1) for w in setting)
     return found
 
 
