@@ -418,7 +418,7 @@ def test_a_search_result_opens_in_the_page_with_the_same_python(page, server):
         timeout=PYTHON_READY_MS,
     )
     assert not page.evaluate("document.getElementById('search-dialog').open")
-    assert page.evaluate("document.activeElement === document.querySelector('main h1')")
+    page.wait_for_function("() => document.activeElement === document.querySelector('main h1')")  # at its first frame
     assert page.evaluate(
         "[document.documentElement.dataset.worker, performance.getEntriesByType('navigation').length]"
     ) == ["1", 1]
