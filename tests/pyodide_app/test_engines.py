@@ -542,9 +542,7 @@ def test_the_embed_card_fills_its_slide_plain_and_filled_by_a_preset(fresh, serv
         check_card(fresh.evaluate(f"({MEASURE})('total')"), "/35/", 800, 450)
         url = "/16/?model=t5-11b"
         fresh.goto(f"{server.url}{url}&embed=1")
-        fresh.wait_for(
-            f"({SETTLED})() && document.documentElement.dataset.embedFit && document.fonts.status === 'loaded'", READY_S
-        )  # measured in its own fonts, as the first card is
+        fresh.wait_for(f"({SETTLED})() && document.documentElement.dataset.embedFit", READY_S)
         first = set(fresh.evaluate(f"({SETS})({json.dumps({'model': 't5-11b'})})"))
         headline = fresh.evaluate("JSON.parse(document.getElementById('entry-spec').textContent).headline[0]")
         m = fresh.evaluate(f"({MEASURE})({headline!r})")
