@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -167,6 +168,39 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextmanager
+def _serving(arguments: list[str], cwd: Path = ROOT, env: dict | None = None):
+    """``python -m site_builder <arguments> serve`` on a free port, run in ``cwd`` with ``env`` added
+    to the environment: (its port, ``until``, which reads what serve says up to a line that starts
+    with the text given).  A serve that never says it is stopped after 180 s, which ends the wait."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "site_builder", *arguments, "--port", str(port)],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+    )
+    said = []
+    stop = threading.Timer(180, proc.terminate)
+    stop.start()
+
+    def until(start: str) -> None:
+        for line in proc.stdout:
+            said.append(line)
+            if line.startswith(start):
+                return
+        pytest.fail("serve stopped:\n" + "".join(said))
+
+    try:
+        yield port, until
+    finally:
+        stop.cancel()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 @pytest.mark.node
 @pytest.mark.browser
 def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
@@ -235,32 +269,14 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(small_entries, 
     for name in ("netlify.toml", "package.json", "package-lock.json", "pyproject.toml"):
         shutil.copy2(ROOT / name, project / name)
     (project / "node_modules").symlink_to(ROOT / "node_modules")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "site_builder", "serve", "--port", str(port), "--out", str(tmp_path / "served")],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        # the copy's own modules (not the checkout's), and its derived artefacts kept with it
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(project)},
-    )
-    said = []
-    stop = threading.Timer(180, proc.terminate)  # a serve that never says what is awaited ends the wait
-    stop.start()
+    run = ["serve", "--out", str(tmp_path / "served")]
+    # the copy's own modules (not the checkout's), and its derived artefacts kept with it
+    with _serving(run, project, {"PYTHONPATH": str(project)}) as (port, until):
 
-    def until(start: str) -> None:
-        for line in proc.stdout:
-            said.append(line)
-            if line.startswith(start):
-                return
-        pytest.fail("serve stopped:\n" + "".join(said))
+        def served() -> str:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/35/", timeout=10) as reply:
+                return reply.read().decode()
 
-    def served() -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/35/", timeout=10) as reply:
-            return reply.read().decode()
-
-    try:
         until("serving ")
         assert "Compute it in your browser." in served()
         # copytree kept render.py's modification time, from before serve started: the edit's is later
@@ -270,45 +286,17 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(small_entries, 
         until("restarted with the new code of site_builder/pages/render.py")
         until("serving ")
         assert "Compute it with new code." in served()
-    finally:
-        stop.cancel()
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.mark.node
 def test_a_saved_plan_is_built_and_served(planned_copy, tmp_path):
     """A plan is a source as an entry is: saving entries/plans/serve-plan.yaml rebuilds the site
     (in full, as a preset's save does), and the plan's page carries the edit."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "site_builder", "--entries", str(planned_copy), "serve", "--port", str(port)]
-        + ["--out", str(tmp_path / "served")],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    said = []
-    stop = threading.Timer(180, proc.terminate)  # a serve that never says what is awaited ends the wait
-    stop.start()
-
-    def until(start: str) -> None:
-        for line in proc.stdout:
-            said.append(line)
-            if line.startswith(start):
-                return
-        pytest.fail("serve stopped:\n" + "".join(said))
-
-    try:
+    run = ["--entries", str(planned_copy), "serve", "--out", str(tmp_path / "served")]
+    with _serving(run) as (port, until):
         until("serving ")
         assert "Serving plan" in _get(f"http://127.0.0.1:{port}/plans/serve/")[2].decode()
         # The copy's modification time is from before serve started: the save's is later.
         _edit(planned_copy / "plans" / "serve-plan.yaml", "title: Serving plan", "title: Serving plan, saved live")
         until("built ")
         assert "Serving plan, saved live" in _get(f"http://127.0.0.1:{port}/plans/serve/")[2].decode()
-    finally:
-        stop.cancel()
-        proc.terminate()
-        proc.wait(timeout=10)
