@@ -128,6 +128,30 @@ def minibrowser() -> str:
 # WebDriver): installed after each navigation, so it sees what happens from then on.  Messages
 # the engine itself logs (a policy it cannot parse, a refused request) are caught by a second
 # run outside automation: see webkit_console.
+# Resolves once the element (brought into view if it is not) is drawn and has kept its place for
+# two animation frames, or after the limit given (ms): the click then goes ahead.
+STILL = """const [element, limit, done] = arguments;
+element.scrollIntoView({block: 'nearest', inline: 'nearest'});
+const started = performance.now();
+let last = '';
+let same = 0;
+const look = () => {
+  const r = element.getBoundingClientRect();
+  const now = [r.x, r.y, r.width, r.height].join();
+  same = r.width && r.height && now === last ? same + 1 : 0;
+  last = now;
+  if (same >= 2 || performance.now() - started > limit) done(same >= 2);
+  else frame();
+};
+// The next frame, or 100 ms where a page draws none.
+const frame = () => {
+  let seen = false;
+  const once = () => { if (!seen) { seen = true; look(); } };
+  requestAnimationFrame(once);
+  setTimeout(once, 100);
+};
+frame();"""
+
 WATCH = """(() => {
   if (window.__problems) return;
   const found = window.__problems = [];
@@ -293,8 +317,25 @@ class WebKit(Engine):
 
         ActionChains(self.driver).send_keys(text).perform()
 
-    def click(self, selector):
-        self.driver.find_element("css selector", selector).click()
+    def click(self, selector, timeout: float = 60):
+        """A click where the element is now, as Playwright's actionability asks: in view, drawn, and
+        at the same place for two frames.  WebKitWebDriver aims at where it finds the element; a page
+        still laying out (a table or chart filled after a reply) moves it, and the click misses or
+        the element is "not interactable".  So it is brought into view, awaited until still, and a
+        click refused as not interactable is tried again, each until ``timeout``."""
+        from selenium.common.exceptions import ElementNotInteractableException
+
+        deadline = time.monotonic() + timeout
+        while True:
+            element = self.driver.find_element("css selector", selector)
+            self.driver.execute_async_script(STILL, element, 10_000)
+            try:
+                element.click()
+                return
+            except ElementNotInteractableException:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
 
     def hover(self, selector):
         from selenium.webdriver.common.action_chains import ActionChains

@@ -472,6 +472,7 @@ def test_an_entry_reads_what_people_type_solves_cites_and_compares(fresh, server
 
     # The citation's Copy buttons copy, or (a clipboard refused) select the text and say so.
     fresh.click("#cite summary")
+    fresh.wait_for("document.getElementById('cite').open")
     fresh.evaluate(WATCH_CLIPBOARD)
     for source, what in (
         ("cite-run-bibtex", "The computation's BibTeX"),
