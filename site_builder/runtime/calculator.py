@@ -337,7 +337,10 @@ class Calculator:
         return float(y) if isinstance(y, (int, float)) and not isinstance(y, bool) and math.isfinite(y) else None
 
     def elasticities(self, raw: dict) -> dict:
-        """d ln(output) / d ln(input) at the current point, by central differences: {input: {output: e}}."""
+        """d ln(output) / d ln(input) at the current point, by central differences: {input: {output: e}}.
+        A whole number steps to the nearest value on each side that the formula accepts (a width
+        that the head count must divide, to the next multiple), at most a tenth of it away; a side
+        with none is left out (a one-sided difference), and an input with neither shows none."""
         values = self.read(raw)
         table = {}
         for d in self.domains:
@@ -352,19 +355,39 @@ class Calculator:
             lo = lo if lo in d.interval and lo > 0 else x
             hi = hi if hi in d.interval else x
             if lo == hi or lo <= 0:
-                continue
-            below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
+                continue  # the input's range holds no other value: no column
+            if d.kind == "integer":
+                (lo, below), (hi, above) = self._accepted(values, d, -step), self._accepted(values, d, step)
+            else:
+                below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
             row = {}
             for o in self.outputs:
                 if o.get("elastic") is False or split_format(o["format"])[0] not in NUMERIC:
                     continue  # a position, a choice, a yes/no: no elasticity means anything
                 a, b = self._scalar(below, o["name"]), self._scalar(above, o["name"])
-                if a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
+                if lo == hi or a is None or b is None or a == 0 or b == 0 or (a > 0) != (b > 0):
                     row[o["name"]] = None
                 else:
                     row[o["name"]] = (math.log(abs(b)) - math.log(abs(a))) / (math.log(hi) - math.log(lo))
             table[d.name] = row
         return table
+
+    _STEPS = 64  # the most values tried on each side of a whole number
+
+    def _accepted(self, values: dict, d, step: int):
+        """The value of ``d``'s input nearest to its own, ``step`` by ``step`` (and at most a tenth of
+        it away), that the formula accepts with the other inputs as they are, with its result: the
+        input's own value and result if there is none."""
+        x = values[d.name]
+        for k in range(1, self._STEPS + 1):
+            candidate = x + k * step
+            if abs(candidate - x) > max(abs(step), abs(x) / 10):
+                break
+            if candidate in d.interval and candidate > 0:
+                result = self._try({**values, d.name: candidate})
+                if result is not None:
+                    return candidate, result
+        return x, self._try(values)
 
     def changed(self, raw: dict, values: dict) -> dict:
         """The raw inputs whose values differ from the defaults': what a shareable link must carry."""

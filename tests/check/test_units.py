@@ -11,6 +11,7 @@ import pytest
 from site_builder.check.check import check_feed_units
 from site_builder.errors import Problems
 from site_builder.runtime import units
+from site_builder.runtime.domain import DomainError
 from site_builder.runtime.solve import solve
 from tests.support import load_bank
 
@@ -95,6 +96,22 @@ def test_elasticity_of_training_cost_in_parameters_is_one():
     table = CALCULATORS["1"].elasticities({})
     assert round(table["N"]["C_train"], 2) == 1.00
     assert round(table["T"]["C_train"], 2) == 0.00
+
+
+def test_a_width_the_heads_must_divide_steps_to_their_next_multiples():
+    """16's formula refuses d = 511 and 513 with 8 heads: the width's elasticity is taken between
+    the nearest widths it accepts, 504 and 520, and a block's parameters grow as d squared."""
+    calc = CALCULATORS["16"]
+    values = calc.read({})
+    assert (values["d"], values["h"]) == (512, 8)
+    for refused in ("511", "513"):
+        with pytest.raises(DomainError, match="the head count must divide the width d"):
+            calc.run({"d": refused})
+    table = calc.elasticities({})
+    assert round(table["d"]["per_layer"], 2) == 2.00
+    assert round(table["d"]["d_head"], 2) == 1.00
+    # No whole number of heads near 8 divides 512 (7, 9): no elasticity is made up for it.
+    assert set(table["h"].values()) == {None}
 
 
 @pytest.mark.parametrize(
