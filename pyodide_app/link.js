@@ -166,8 +166,19 @@ export const PARAMS = [
   { key: "show", read: readShow, write: (s) => (s.show && s.show.length ? [["show", s.show.join(",")]] : []) },
   { key: "compare", read: readCompare, write: (s) => (s.compare && s.compare.length ? [["compare", s.compare.map((c) => c.id).join(",")]] : []) },
   { key: "version", read: (params, link) => { const v = one(params, "version", link); link.version = v === undefined ? null : v; }, write: (s) => (s.version ? [["version", String(s.version)]] : []) },
-  { key: "embed", read: (params, link) => { link.embed = params.some(([k, v]) => k === "embed" && v === "1"); }, write: (s) => (s.embed ? [["embed", "1"]] : []) },
+  { key: "embed", read: readEmbed, write: (s) => (s.embed ? [["embed", "1"]] : []) },
 ];
+
+// The card: embed=1 (as early.js reads it, before first paint); any other value is said and ignored.
+function readEmbed(params, link, spec) {
+  const values = params.filter(([k]) => k === "embed").map(([, v]) => v);
+  link.embed = values.includes("1");
+  const wrong = [...new Set(values.filter((v) => v !== "1"))];
+  if (wrong.length) {
+    link.notices.push(`Ignored the link's embed value${wrong.length > 1 ? "s" : ""} ${wrong.slice(0, LISTED).map(short).join(", ")}${wrong.length > LISTED ? ", …" : ""}: `
+      + `embed=1 shows this ${spec.noun || "entry"} as a card, and no other value is read.`);
+  }
+}
 const RESERVED = new Set(PARAMS.map((row) => row.key).filter(Boolean));
 
 // What a link asks, read once: {question, presets: {kind: id}, inputs: {name: text}, units,

@@ -107,3 +107,24 @@ def test_a_plans_page_refuses_two_models_too(page, server):
     assert page.input_value("#preset-model") == ""
     assert "model=" not in page.evaluate("location.search")
     assert page.problems == []
+
+
+def test_an_embed_value_other_than_one_is_said_and_the_page_stays_whole(page, server):
+    """?embed=2 (or markup) is no card: the page says the value was ignored, as text, shows the
+    whole page, and its address bar drops the value; on a plan's page the same."""
+    open_entry(page, server, "/35/?L=40&embed=2&embed=<b>x</b>")
+    assert lines(page) == [
+        "Ignored the link's embed values “2”, “<b>x</b>”: embed=1 shows this entry as a card, and no other value is read."
+    ]
+    assert page.evaluate("document.documentElement.classList.contains('embed')") is False
+    assert page.query_selector("#notice b") is None and page.is_visible("#share")
+    assert page.input_value("#in-L") == "40"
+    search = page.evaluate("location.search")
+    assert "embed" not in search and "L=40" in search
+    page.goto(server.url + "/plans/serve/?embed=yes")
+    page.wait_for_selector("article.plan[data-plan-state]")
+    assert lines(page) == [
+        "Ignored the link's embed value “yes”: embed=1 shows this plan as a card, and no other value is read."
+    ]
+    assert page.evaluate("document.documentElement.classList.contains('embed')") is False
+    assert page.problems == []
