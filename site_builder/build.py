@@ -94,9 +94,23 @@ def source_digests(entries: list[Entry], entries_dir: Path) -> list[bytes]:
     other entry file again), every other file's (presets, plans, the bank's own files) read now."""
     read = {e.where.path.name: e.text_digest for e in entries if e.text_digest and e.where is not None}
     top = sorted(Path(entries_dir).glob("*.yaml"), key=lambda p: p.name)  # the folder's order, as Paths sort
-    found = [read.get(p.name) or text_digest(p.read_text(encoding="utf-8")) for p in top]
-    found += [text_digest(p.read_text(encoding="utf-8")) for p in preset_files(entries_dir) + plan_sources(entries_dir)]
+    found = [read.get(p.name) or _file_digest(p) for p in top]
+    found += [_file_digest(p) for p in preset_files(entries_dir) + plan_sources(entries_dir)]
     return [f.encode() for f in found]
+
+
+_DIGESTS: dict[Path, tuple[tuple[int, int], str]] = {}  # path -> (its stamp when read, its digest)
+
+
+def _file_digest(path: Path) -> str:
+    """A source file's ``text_digest``, read again only when its stamp (modification time, size),
+    by which serve sees a save, has changed: after an entry's edit, serve reads no preset or plan."""
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    kept = _DIGESTS.get(path)
+    if kept is None or kept[0] != stamp:
+        kept = _DIGESTS[path] = (stamp, text_digest(path.read_text(encoding="utf-8")))
+    return kept[1]
 
 
 def site_files(
