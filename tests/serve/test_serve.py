@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -162,41 +161,46 @@ def _link_or_copy(source: Path, target: Path) -> None:
         shutil.copy2(source, target)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class _Served:
+    """What a serve process has said: ``until(text)`` reads its output up to a line that starts with
+    ``text``; ``port``, the one its "serving ... at http://127.0.0.1:PORT/" line named last."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc, self.said, self.port = proc, [], None
+
+    def until(self, start: str) -> None:
+        for line in self.proc.stdout:
+            self.said.append(line)
+            found = re.search(r" at http://127\.0\.0\.1:(\d+)/", line)
+            if line.startswith("serving ") and found:
+                self.port = int(found.group(1))
+            if line.startswith(start):
+                return
+        pytest.fail("serve stopped:\n" + "".join(self.said))
 
 
 @contextmanager
-def _serving(arguments: list[str], cwd: Path = ROOT, env: dict | None = None):
-    """``python -m site_builder <arguments> serve`` on a free port, run in ``cwd`` with ``env`` added
-    to the environment: (its port, ``until``, which reads what serve says up to a line that starts
-    with the text given).  A serve that never says it is stopped after 180 s, which ends the wait."""
-    port = _free_port()
+def _serving(arguments: list[str], cwd: Path = ROOT, env: dict | None = None, limit: float | None = 180):
+    """``python -m site_builder <arguments> serve --port 0`` run in ``cwd`` with ``env`` added to
+    the environment: serve takes a free port itself (one found free beforehand could be taken by
+    another test's server by the time serve binds it).  A serve that never says it is stopped after
+    ``limit`` seconds, which ends the wait (None: a browser's own waits end the test)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "site_builder", *arguments, "--port", str(port)],
+        [sys.executable, "-m", "site_builder", *arguments, "--port", "0"],
         cwd=cwd,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
-    said = []
-    stop = threading.Timer(180, proc.terminate)
-    stop.start()
-
-    def until(start: str) -> None:
-        for line in proc.stdout:
-            said.append(line)
-            if line.startswith(start):
-                return
-        pytest.fail("serve stopped:\n" + "".join(said))
-
+    stop = threading.Timer(limit, proc.terminate) if limit else None
+    if stop:
+        stop.start()
     try:
-        yield port, until
+        yield _Served(proc)
     finally:
-        stop.cancel()
+        if stop:
+            stop.cancel()
         proc.terminate()
         proc.wait(timeout=10)
 
@@ -206,25 +210,12 @@ def _serving(arguments: list[str], cwd: Path = ROOT, env: dict | None = None):
 def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
     """In Chromium: /35/ from a running serve, under its service worker, reloads with a saved edit;
     a bad edit shows its problem over the last good page; the fix takes it away."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "site_builder", "--entries", str(bank_copy), "serve", "--port", str(port)]
-        + ["--out", str(tmp_path / "served")],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
+    run = ["--entries", str(bank_copy), "serve", "--out", str(tmp_path / "served")]
+    with _serving(run, limit=None) as serve:
         context = browser.new_context(service_workers="allow")  # while serve builds
         page = context.new_page()
-        for line in proc.stdout:
-            if line.startswith("serving "):
-                break
-        else:
-            pytest.fail("serve stopped before serving")
-        page.goto(f"http://127.0.0.1:{port}/35/")
+        serve.until("serving ")
+        page.goto(f"http://127.0.0.1:{serve.port}/35/")
         page.wait_for_selector("text=derived from what is stored and per what.")
         # The site registers its service worker once Python is ready; serve's own takes its place,
         # and the page it controls must still come fresh from the server after an edit.
@@ -244,9 +235,6 @@ def test_a_saved_entry_reloads_the_open_page(browser, bank_copy, tmp_path):
         page.wait_for_selector("text=derived from what is stored and per what.")
         page.wait_for_selector("pre.serve-problems", state="detached")
         context.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 @pytest.mark.node
@@ -271,20 +259,20 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(small_entries, 
     (project / "node_modules").symlink_to(ROOT / "node_modules")
     run = ["serve", "--out", str(tmp_path / "served")]
     # the copy's own modules (not the checkout's), and its derived artefacts kept with it
-    with _serving(run, project, {"PYTHONPATH": str(project)}) as (port, until):
+    with _serving(run, project, {"PYTHONPATH": str(project)}) as serve:
 
         def served() -> str:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/35/", timeout=10) as reply:
+            with urllib.request.urlopen(f"http://127.0.0.1:{serve.port}/35/", timeout=10) as reply:
                 return reply.read().decode()
 
-        until("serving ")
+        serve.until("serving ")
         assert "Compute it in your browser." in served()
         # copytree kept render.py's modification time, from before serve started: the edit's is later
         _edit(
             project / "site_builder" / "pages" / "render.py", "Compute it in your browser.", "Compute it with new code."
         )
-        until("restarted with the new code of site_builder/pages/render.py")
-        until("serving ")
+        serve.until("restarted with the new code of site_builder/pages/render.py")
+        serve.until("serving ")
         assert "Compute it with new code." in served()
 
 
@@ -293,10 +281,10 @@ def test_a_saved_plan_is_built_and_served(planned_copy, tmp_path):
     """A plan is a source as an entry is: saving entries/plans/serve-plan.yaml rebuilds the site
     (in full, as a preset's save does), and the plan's page carries the edit."""
     run = ["--entries", str(planned_copy), "serve", "--out", str(tmp_path / "served")]
-    with _serving(run) as (port, until):
-        until("serving ")
-        assert "Serving plan" in _get(f"http://127.0.0.1:{port}/plans/serve/")[2].decode()
+    with _serving(run) as serve:
+        serve.until("serving ")
+        assert "Serving plan" in _get(f"http://127.0.0.1:{serve.port}/plans/serve/")[2].decode()
         # The copy's modification time is from before serve started: the save's is later.
         _edit(planned_copy / "plans" / "serve-plan.yaml", "title: Serving plan", "title: Serving plan, saved live")
-        until("built ")
-        assert "Serving plan, saved live" in _get(f"http://127.0.0.1:{port}/plans/serve/")[2].decode()
+        serve.until("built ")
+        assert "Serving plan, saved live" in _get(f"http://127.0.0.1:{serve.port}/plans/serve/")[2].decode()
