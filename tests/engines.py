@@ -128,6 +128,18 @@ def minibrowser() -> str:
 # WebDriver): installed after each navigation, so it sees what happens from then on.  Messages
 # the engine itself logs (a policy it cannot parse, a refused request) are caught by a second
 # run outside automation: see webkit_console.
+WATCH = """(() => {
+  if (window.__problems) return;
+  const found = window.__problems = [];
+  addEventListener('error', (e) => found.push('page error: ' + e.message));
+  addEventListener('unhandledrejection', (e) => found.push('page error: ' + (e.reason && e.reason.message || e.reason)));
+  for (const type of ['error', 'warn']) {
+    const original = console[type];
+    console[type] = (...args) => { found.push('console ' + type + ': ' + args.join(' ')); original.apply(console, args); };
+  }
+})()"""
+
+
 # Resolves once the element (brought into view if it is not) is drawn and has kept its place for
 # two animation frames, or after the limit given (ms): the click then goes ahead.
 STILL = """const [element, limit, done] = arguments;
@@ -151,17 +163,6 @@ const frame = () => {
   setTimeout(once, 100);
 };
 frame();"""
-
-WATCH = """(() => {
-  if (window.__problems) return;
-  const found = window.__problems = [];
-  addEventListener('error', (e) => found.push('page error: ' + e.message));
-  addEventListener('unhandledrejection', (e) => found.push('page error: ' + (e.reason && e.reason.message || e.reason)));
-  for (const type of ['error', 'warn']) {
-    const original = console[type];
-    console[type] = (...args) => { found.push('console ' + type + ': ' + args.join(' ')); original.apply(console, args); };
-  }
-})()"""
 
 
 class WebKit(Engine):
@@ -321,8 +322,8 @@ class WebKit(Engine):
         """A click where the element is now, as Playwright's actionability asks: in view, drawn, and
         at the same place for two frames.  WebKitWebDriver aims at where it finds the element; a page
         still laying out (a table or chart filled after a reply) moves it, and the click misses or
-        the element is "not interactable".  So it is brought into view, awaited until still, and a
-        click refused as not interactable is tried again, each until ``timeout``."""
+        the element is "not interactable".  So it is brought into view and awaited until still (for
+        at most 10 s), and a click refused as not interactable is tried again until ``timeout``."""
         from selenium.common.exceptions import ElementNotInteractableException
 
         deadline = time.monotonic() + timeout
