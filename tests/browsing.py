@@ -113,7 +113,13 @@ def axe_violations(page) -> list[str]:
 
 
 def open_search(page, query: str):
-    """Open the search dialog from the keyboard, as a reader does, and type ``query``."""
+    """Open the search dialog from the keyboard, as a reader does, and type ``query``.  "/" opens
+    it only from outside a text field: after the dialog was closed, its field keeps the focus
+    until the browser next updates the rendering, so the key waits for the focus to leave it."""
+    page.wait_for_function(
+        "() => { const d = document.getElementById('search-dialog'); const at = document.activeElement || document.body;"
+        " return !d.open && !at.closest('input, textarea, select, [contenteditable]'); }"
+    )
     page.keyboard.press("/")
     page.wait_for_selector("#search-dialog[open]")
     page.keyboard.type(query)
