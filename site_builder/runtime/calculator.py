@@ -342,6 +342,13 @@ class Calculator:
         that the head count must divide, to the next multiple), at most a tenth of it away; a side
         with none is left out (a one-sided difference), and an input with neither shows none."""
         values = self.read(raw)
+        here = []  # the result at the inputs as they are, computed once if a side needs it
+
+        def at_x():
+            if not here:
+                here.append(self._try(values))
+            return here[0]
+
         table = {}
         for d in self.domains:
             x = values[d.name]
@@ -357,9 +364,10 @@ class Calculator:
             if lo == hi or lo <= 0:
                 continue  # the input's range holds no other value: no column
             if d.kind == "integer":
-                (lo, below), (hi, above) = self._accepted(values, d, -step), self._accepted(values, d, step)
+                (lo, below), (hi, above) = self._accepted(values, d, -step, at_x), self._accepted(values, d, step, at_x)
             else:
-                below, above = self._try({**values, d.name: lo}), self._try({**values, d.name: hi})
+                below = self._try({**values, d.name: lo}) if lo != x else at_x()
+                above = self._try({**values, d.name: hi}) if hi != x else at_x()
             row = {}
             for o in self.outputs:
                 if o.get("elastic") is False or split_format(o["format"])[0] not in NUMERIC:
@@ -374,10 +382,10 @@ class Calculator:
 
     _STEPS = 64  # the most values tried on each side of a whole number
 
-    def _accepted(self, values: dict, d, step: int):
+    def _accepted(self, values: dict, d, step: int, at_x):
         """The value of ``d``'s input nearest to its own, ``step`` by ``step`` (and at most a tenth of
         it away), that the formula accepts with the other inputs as they are, with its result: the
-        input's own value and result if there is none."""
+        input's own value and result (``at_x()``) if there is none."""
         x = values[d.name]
         for k in range(1, self._STEPS + 1):
             candidate = x + k * step
@@ -387,7 +395,7 @@ class Calculator:
                 result = self._try({**values, d.name: candidate})
                 if result is not None:
                     return candidate, result
-        return x, self._try(values)
+        return x, at_x()
 
     def changed(self, raw: dict, values: dict) -> dict:
         """The raw inputs whose values differ from the defaults': what a shareable link must carry."""
