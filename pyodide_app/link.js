@@ -31,7 +31,7 @@ const short = (text) => `“${String(text).slice(0, 40)}”`;
 // single one's notice, ``many(count, list)`` all of them.
 export function ignored(names, one, many) {
   if (names.length <= LISTED) return names.map(one);
-  return [many(names.length, `${names.slice(0, LISTED).map(short).join(", ")}, … (${names.length - LISTED} more)`)];
+  return [many(names.length, listing(names))];
 }
 const pairs = (list) => list.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
 
@@ -41,11 +41,15 @@ const pairs = (list) => list.map(([k, v]) => `${encodeURIComponent(k)}=${encodeU
 function one(params, key, link) {
   const values = [...new Set(params.filter(([k]) => k === key).map(([, v]) => v))];
   if (values.length < 2) return values[0];
-  const listed = values.slice(0, LISTED).map(short);
-  const list = values.length > LISTED ? `${listed.join(", ")}, … (${values.length - LISTED} more)`
-    : `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}`;
-  link.notices.push(`Ignored the link's ${values.length} values for ${short(key)}, ${list}: a link gives one, so the page keeps its own.`);
+  link.notices.push(`Ignored the link's ${values.length} values for ${short(key)}, ${listing(values)}: a link gives one, so the page keeps its own.`);
   return undefined;
+}
+
+// Values a notice names: “a”, “b” and “c”; past LISTED, “a”, “b”, “c”, … (2 more).
+function listing(values) {
+  const listed = values.slice(0, LISTED).map(short);
+  return values.length > LISTED ? `${listed.join(", ")}, … (${values.length - LISTED} more)`
+    : listed.length > 1 ? `${listed.slice(0, -1).join(", ")} and ${listed[listed.length - 1]}` : listed[0];
 }
 
 // A question: ?solve=<input> and one target, written <output>=, <output><= or <output>>= (a key
@@ -175,7 +179,7 @@ function readEmbed(params, link, spec) {
   link.embed = values.includes("1");
   const wrong = [...new Set(values.filter((v) => v !== "1"))];
   if (wrong.length) {
-    link.notices.push(`Ignored the link's embed value${wrong.length > 1 ? "s" : ""} ${wrong.slice(0, LISTED).map(short).join(", ")}${wrong.length > LISTED ? ", …" : ""}: `
+    link.notices.push(`Ignored the link's embed value${wrong.length > 1 ? "s" : ""} ${listing(wrong)}: `
       + `embed=1 shows this ${spec.noun || "entry"} as a card, and no other value is read.`);
   }
 }

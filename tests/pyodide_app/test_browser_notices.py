@@ -114,7 +114,7 @@ def test_an_embed_value_other_than_one_is_said_and_the_page_stays_whole(page, se
     whole page, and its address bar drops the value; on a plan's page the same."""
     open_entry(page, server, "/35/?L=40&embed=2&embed=<b>x</b>")
     assert lines(page) == [
-        "Ignored the link's embed values “2”, “<b>x</b>”: embed=1 shows this entry as a card, and no other value is read."
+        "Ignored the link's embed values “2” and “<b>x</b>”: embed=1 shows this entry as a card, and no other value is read."
     ]
     assert page.evaluate("document.documentElement.classList.contains('embed')") is False
     assert page.query_selector("#notice b") is None and page.is_visible("#share")
