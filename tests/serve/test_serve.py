@@ -262,8 +262,7 @@ def test_an_edit_to_the_builder_restarts_serve_with_the_new_code(small_entries, 
     with _serving(run, project, {"PYTHONPATH": str(project)}) as serve:
 
         def served() -> str:
-            with urllib.request.urlopen(f"http://127.0.0.1:{serve.port}/35/", timeout=10) as reply:
-                return reply.read().decode()
+            return _get(f"http://127.0.0.1:{serve.port}/35/")[2].decode()
 
         serve.until("serving ")
         assert "Compute it in your browser." in served()
