@@ -345,11 +345,23 @@ class WebKit(Engine):
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
         ActionChains(self.driver).move_to_element(field).perform()
 
-    def viewport(self, width, height):
-        # The window's size less what the page sees of it is MiniBrowser's own frame: make up for it.
+    def viewport(self, width, height, timeout: float = 30):
+        """The page's own size ``width`` × ``height``.  The window's size less what the page sees of it
+        is MiniBrowser's own frame, made up for; the X server applies a new size a moment later, so
+        the page's size is read again, and the window corrected, until the page sees exactly that or
+        its size stays put over three reads (MiniBrowser keeps a window no narrower than its own
+        minimum: a phone's width is the narrowest it allows)."""
         self.driver.set_window_size(width, height)
-        inner = self.driver.execute_script("return [innerWidth, innerHeight]")
-        self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            time.sleep(0.1)  # a poll: the size the page sees is what ends the loop
+            inner = self.driver.execute_script("return [innerWidth, innerHeight]")
+            seen.append(inner)
+            if inner == [width, height] or seen[-3:] == [inner] * 3 or time.monotonic() > deadline:
+                break
+            window = self.driver.get_window_size()
+            self.driver.set_window_size(window["width"] + width - inner[0], window["height"] + height - inner[1])
         self.size = (width, height)
 
     def screenshot(self, path):
