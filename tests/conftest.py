@@ -60,12 +60,18 @@ def pytest_runtest_call(item):
         yield
 
 
-# What a failed browser test's page said of itself: its Python's state, the watchdog's restarts and
-# the status line.  A failure on a loaded CI machine is then read from the log, not guessed at.
+# What a failed browser test's page said of itself: its Python's state, the watchdog's restarts,
+# the status line, its notices, and each open box that loads on demand (its data-state and status).
+# A failure on a loaded CI machine is then read from the log, not guessed at.
 PAGE_STATE = """() => {
   const d = document.documentElement.dataset, status = document.getElementById("py-status");
+  const notice = document.getElementById("notice");
+  const boxes = [...document.querySelectorAll("details[id]")].filter((b) => b.open || b.dataset.state).map((b) =>
+    `${b.id}: open=${b.open} state=${b.dataset.state || "-"} ${(b.querySelector("[role=status]")?.textContent || "").trim()}`);
   return `${location.href}\npython=${d.python} watchdog=${d.watchdog || 0} worker=${d.worker} stdlib=${d.stdlib}`
-    + ` solves=${d.solves || 0} link=${d.link}\nstatus: ${status ? status.textContent.trim() : "(none)"}`;
+    + ` solves=${d.solves || 0} link=${d.link}\nstatus: ${status ? status.textContent.trim() : "(none)"}`
+    + `\nnotices: ${notice && !notice.hidden ? notice.textContent.trim() : "(none)"}`
+    + `\nboxes: ${boxes.join("; ") || "(none open)"}`;
 }"""
 
 
@@ -76,7 +82,9 @@ def pytest_runtest_makereport(item, call):
     page = item.funcargs.get("page") if hasattr(item, "funcargs") else None
     if report.when == "call" and report.failed and page is not None and hasattr(page, "evaluate"):
         try:
-            report.sections.append(("the page, as the test failed", page.evaluate(PAGE_STATE)))
+            said = page.evaluate(PAGE_STATE)
+            problems = getattr(page, "problems", None)
+            report.sections.append(("the page, as the test failed", f"{said}\nproblems: {problems or '(none)'}"))
         except Exception as err:  # a closed or crashed page: say so, the failure itself stands
             report.sections.append(("the page, as the test failed", f"unreadable: {err}"))
 
