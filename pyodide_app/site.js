@@ -138,6 +138,18 @@ if ("serviceWorker" in navigator && !root.classList.contains("embed")) {
   say("none", "");
 }
 
+// The stylesheet links in `html`'s head that this page's head lacks, as elements to add: made
+// by the same HTML parser as Turbo's, so their text is what Turbo compares.
+const STYLESHEET = /<link rel="stylesheet"[^>]*>/g;
+function newStylesheets(html) {
+  const end = html.indexOf("</head>");
+  const head = end < 0 ? html : html.slice(0, end);
+  const have = new Set([...document.head.querySelectorAll("link[rel='stylesheet']")].map((link) => link.outerHTML));
+  const parsed = document.createElement("template");
+  parsed.innerHTML = (head.match(STYLESHEET) || []).join("");
+  return [...parsed.content.querySelectorAll("link[rel='stylesheet']")].filter((link) => !have.has(link.outerHTML));
+}
+
 // ---- links between pages: Turbo Drive fetches the next page and swaps its body in, so this
 // document, and with it the entry pages' Python worker, stays: the next entry is ready to
 // recompute as soon as its HTML is in.  Without JavaScript, links are plain links; until Turbo
@@ -169,6 +181,26 @@ if (root.classList.contains("embed")) {
     document.addEventListener("turbo:click", (event) => {
       const to = new URL(event.detail.url);
       if (to.hash && to.pathname === location.pathname && to.search === location.search) event.preventDefault();
+    });
+    // The next page's stylesheets this one lacks (each page's own math rules) start loading as
+    // soon as its HTML is in, while Turbo parses it, rather than after: Turbo waits for a new
+    // stylesheet before it renders, and finds these in the head already (it compares tags' text).
+    // The render still waits for them, as Turbo's own wait does (at most 2 s a stylesheet), so the
+    // page never shows unstyled.
+    let styled = Promise.resolve();
+    document.addEventListener("turbo:before-fetch-response", ({ detail }) => {
+      const response = detail.fetchResponse;
+      if (!response.succeeded || !response.isHTML) return;
+      styled = response.responseHTML.then((html) => Promise.all(newStylesheets(html).map((link) => new Promise((done) => {
+        link.addEventListener("load", done, { once: true });
+        link.addEventListener("error", done, { once: true });
+        setTimeout(done, 2000);
+        document.head.append(link);
+      })))).catch(() => {});
+    });
+    document.addEventListener("turbo:before-render", (event) => {
+      event.preventDefault();
+      styled.then(() => event.detail.resume());
     });
     document.addEventListener("turbo:visit", () => {
       if (dialog.open) dialog.close();   // a search result was picked: the dialog closes first
