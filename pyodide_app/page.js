@@ -215,11 +215,13 @@ function linkState(question = solve.active() ? solve.question() : null) {
 // The address bar and the citation follow the inputs once typing pauses (browsers throttle
 // history updates): the run's reply carries the citation of the link it was asked with, and
 // the link's state travels with the request, so both always say the same; only writing waits.
-// A run asked by anything but typing (the page's first, a menu, a preset, a solve) writes at once.
+// A run asked by anything but typing (the page's first, a menu, a preset, a solve) writes at once,
+// and so does typing the reader has finished: leaving the field or pressing Enter (its change).
 const TYPING_PAUSE_MS = 300;
 let shareTimer = null;
 let pendingShare = null;   // {share, state}: the newest run's citation and link, not yet written
 let typed = false;         // the newest run was asked by typing in a text field
+let committed = 0;         // the newest run asked before the reader's last change of a field
 function scheduleShare(share, state, delay = TYPING_PAUSE_MS) {
   clearTimeout(shareTimer);
   pendingShare = share && state ? { share, state } : null;
@@ -271,7 +273,7 @@ async function recompute(first = false) {
   applied = seq;
   document.documentElement.dataset.replies = String(seq);
   if (reply.ok) {
-    showRun(reply.value, state, first, byTyping);
+    showRun(reply.value, state, first, byTyping && seq > committed);
   } else {
     showErrors(reply.errors);
     showEchoes(form, {}, Object.keys(reply.errors));
@@ -721,6 +723,11 @@ function initPage() {
     if (!solve.active()) recompute();   // an asked question is solved again there, its run shown
   });
   form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("change", (event) => {
+    if (event.target.tagName !== "INPUT") return;   // a menu's run writes its link at once anyway
+    committed = sent;   // runs asked until now: their link is written as soon as they answer
+    if (pendingShare) writeShare();
+  });
 
   document.getElementById("copy-link").addEventListener("click", async () => {
     const feedback = document.getElementById("copy-feedback");

@@ -148,6 +148,9 @@ class Walker:
                     return None
                 value = rng.choice(pool)
                 page.fill(f"#in-{name}", value)
+                if rng.random() < 0.5:  # the reader leaves the field: its link is written at once
+                    page.press(f"#in-{name}", "Tab")
+                    value += " ⇥"
             refused = self.refused()
             if refused:
                 # A value fine alone that another input refuses (19's interleaved schedule: M a

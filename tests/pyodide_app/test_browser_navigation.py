@@ -236,6 +236,36 @@ def test_inputs_typed_just_before_leaving_are_there_on_back(page, server):
     assert page.problems == []
 
 
+def test_a_field_the_reader_leaves_writes_its_link_at_once(page, server):
+    """Typing writes the link once it pauses; leaving the field (or Enter) writes it at once, even
+    for a run still being computed.  The typing pause is taken out here (its timer never fires), so
+    only the field's change can have written the link."""
+    open_entry(page, server, "/35/")
+    page.evaluate(
+        "() => { const later = window.setTimeout;"
+        " window.setTimeout = (f, ms, ...rest) => ms === 300 ? 0 : later(f, ms, ...rest); }"
+    )
+    before = int(page.evaluate("document.documentElement.dataset.replies"))
+    page.fill("#in-s", "8192")
+    page.wait_for_function(
+        "(n) => Number(document.documentElement.dataset.replies) > n && document.documentElement.dataset.asking === '0'",
+        arg=before,
+    )
+    assert page.evaluate("document.documentElement.dataset.link") == "pending"
+    assert "s=8192" not in page.evaluate("location.search")
+    page.press("#in-s", "Tab")
+    assert page.evaluate("document.documentElement.dataset.link") == "written"
+    assert "s=8192" in page.evaluate("location.search")
+    assert "s=8192" in page.text_content("#cite-run-text")
+    # Left at once, before its run has answered: the answer writes its link as it arrives.
+    page.fill("#in-s", "16384")
+    page.press("#in-s", "Tab")
+    page.wait_for_function("() => document.documentElement.dataset.asking === '0'")
+    page.wait_for_function("() => document.documentElement.dataset.link === 'written'")
+    assert "s=16384" in page.evaluate("location.search")
+    assert page.problems == []
+
+
 def test_while_a_link_is_on_its_way_no_page_says_python_is_ready_for_it(page, server):
     """Turbo puts the next address in the bar once the next page has arrived, and renders it once
     its stylesheets have (here /36/'s math stylesheet, held back): in between, the page left is on

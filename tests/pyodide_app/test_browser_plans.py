@@ -57,6 +57,26 @@ def test_fill_from_a_model_edit_follow_a_link_to_its_entry_and_back(page, server
     assert page.problems == []
 
 
+def test_a_field_the_reader_leaves_writes_the_plans_link_at_once(page, server):
+    """As on an entry: typing writes the link once it pauses, leaving the field writes it at once.
+    The typing pause is taken out here (its timer never fires): only the change can write it."""
+    open_plan(page, server, "/plans/train/")
+    page.evaluate(
+        "() => { const later = window.setTimeout;"
+        " window.setTimeout = (f, ms, ...rest) => ms === 300 ? 0 : later(f, ms, ...rest); }"
+    )
+    page.fill("#in-b", "2")
+    page.wait_for_function("() => document.querySelector('article.plan').dataset.link === 'pending'")
+    assert "b=2" not in page.evaluate("location.search")
+    page.press("#in-b", "Tab")
+    page.wait_for_function("() => document.querySelector('article.plan').dataset.link === 'written'")
+    assert "b=2" in page.evaluate("location.search")
+    page.fill("#in-b", "3")
+    page.press("#in-b", "Tab")  # at once: the answer writes its link as it arrives
+    page.wait_for_function("() => location.search.includes('b=3')")
+    assert page.problems == []
+
+
 def test_a_plan_left_while_it_was_answering_writes_nothing_on_the_next_page(page, server):
     """Turbo writes the next page's address as it renders it; the plan page stays on screen until
     then, and an answer it was still computing (the click's own blur is a change) must not write
