@@ -18,6 +18,13 @@ PLAN_COMPUTED = (
 # The search list answers query ``q`` (typing outruns the search: an earlier query's list comes first).
 SEARCH_ANSWERED = "(q) => document.getElementById('search-results').dataset.query === q"
 
+# Takes the link's typing pause out of a page (entry and plan pages both wait 300 ms): its timer
+# never fires, so only something else (a field's change, a menu) can write the link.
+WITHOUT_TYPING_PAUSE = (
+    "() => { const later = window.setTimeout;"
+    " window.setTimeout = (f, ms, ...rest) => ms === 300 ? 0 : later(f, ms, ...rest); }"
+)
+
 # A bank whose one formula can be made to never return, for the watchdog.
 SLOW_ENTRIES = Path(__file__).parent / "slow_entries"
 

@@ -19,7 +19,7 @@ import pytest
 from site_builder.runtime.calculator import Calculator
 from site_builder.runtime.domain import DomainError
 from site_builder.runtime.numbers import write_input
-from tests.browsing import PYTHON_READY_MS, held_back, open_entry, open_search
+from tests.browsing import PYTHON_READY_MS, WITHOUT_TYPING_PAUSE, held_back, open_entry, open_search
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]  # the built site is typeset by KaTeX in Node
 
@@ -241,10 +241,7 @@ def test_a_field_the_reader_leaves_writes_its_link_at_once(page, server):
     for a run still being computed.  The typing pause is taken out here (its timer never fires), so
     only the field's change can have written the link."""
     open_entry(page, server, "/35/")
-    page.evaluate(
-        "() => { const later = window.setTimeout;"
-        " window.setTimeout = (f, ms, ...rest) => ms === 300 ? 0 : later(f, ms, ...rest); }"
-    )
+    page.evaluate(WITHOUT_TYPING_PAUSE)
     before = int(page.evaluate("document.documentElement.dataset.replies"))
     page.fill("#in-s", "8192")
     page.wait_for_function(

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.browsing import PAYLOADS, PLAN_COMPUTED, PYTHON_READY_MS
+from tests.browsing import PAYLOADS, PLAN_COMPUTED, PYTHON_READY_MS, WITHOUT_TYPING_PAUSE
 from tests.support import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.node]
@@ -61,10 +61,7 @@ def test_a_field_the_reader_leaves_writes_the_plans_link_at_once(page, server):
     """As on an entry: typing writes the link once it pauses, leaving the field writes it at once.
     The typing pause is taken out here (its timer never fires): only the change can write it."""
     open_plan(page, server, "/plans/train/")
-    page.evaluate(
-        "() => { const later = window.setTimeout;"
-        " window.setTimeout = (f, ms, ...rest) => ms === 300 ? 0 : later(f, ms, ...rest); }"
-    )
+    page.evaluate(WITHOUT_TYPING_PAUSE)
     page.fill("#in-b", "2")
     page.wait_for_function("() => document.querySelector('article.plan').dataset.link === 'pending'")
     assert "b=2" not in page.evaluate("location.search")
