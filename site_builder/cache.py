@@ -11,6 +11,8 @@ import json
 import os
 from pathlib import Path
 
+from .runtime.memo import remembered
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = Path(os.environ.get("DERIVATION_BANK_CACHE", ROOT / ".cache"))
 
@@ -79,9 +81,5 @@ def kept_for(memo: dict, item, make, also=None, bound: int = 8192):
     is asked again with the same ``also``: a long-running process (serve) asks for what each kept
     item yields at every rebuild.  Kept by identity (the item itself is kept too, so its id stays
     its own); a full ``memo`` (``bound``) starts again."""
-    found = memo.get(id(item))
-    if found is None or found[0] is not item or found[1] != also:
-        if len(memo) >= bound:
-            memo.clear()
-        found = memo[id(item)] = (item, also, make())
-    return found[2]
+    held = lambda found: found[0] is item and found[1] == also  # noqa: E731
+    return remembered(memo, id(item), lambda: (item, also, make()), bound, still=held)[2]

@@ -18,6 +18,7 @@ from ..load.entry import Entry
 from ..runtime import units as unit_table
 from ..runtime.calculator import Calculator, FormulaError, formula_problems, index_names
 from ..runtime.domain import Domain, DomainError, Interval
+from ..runtime.memo import remembered
 from ..runtime.numbers import NUMERIC, NumberError, split_format
 from ..runtime.page import RESERVED, feed_query
 from ..runtime.solve import solve
@@ -204,14 +205,7 @@ _MADE_KEPT = 2048
 
 
 def _made(spec: dict) -> Calculator:
-    key = json.dumps(spec, ensure_ascii=False, default=repr)
-    calc = _MADE.get(key)
-    if calc is None:
-        calc = Calculator(spec)
-        if len(_MADE) >= _MADE_KEPT:
-            _MADE.clear()
-        _MADE[key] = calc
-    return calc
+    return remembered(_MADE, json.dumps(spec, ensure_ascii=False, default=repr), lambda: Calculator(spec), _MADE_KEPT)
 
 
 def _calculator(entry: Entry, problems: Problems) -> Calculator | None:

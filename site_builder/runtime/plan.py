@@ -31,19 +31,11 @@ from urllib.parse import urlencode
 from .api import json_safe
 from .calculator import Calculator, FormulaError
 from .domain import Domain, DomainError
+from .memo import remembered
 from .numbers import write_input
 from .solve import solve
 
 STEPS_KEPT = 2048  # steps' results kept for a run or a solve that asks them again (a few MB at most)
-
-
-def _kept(cache: dict, key, make):
-    """``make()``, remembered in ``cache`` by ``key``; a full cache (STEPS_KEPT) starts again."""
-    if key not in cache:
-        if len(cache) >= STEPS_KEPT:
-            cache.clear()
-        cache[key] = make()
-    return cache[key]
 
 
 class PlanCalculator:
@@ -104,7 +96,7 @@ class PlanCalculator:
             except DomainError as exc:
                 return None, exc
 
-        value, error = _kept(self._reads, (domain.name, raw), attempt)
+        value, error = remembered(self._reads, (domain.name, raw), attempt, STEPS_KEPT)
         if error is not None:
             raise DomainError(error.name, error.message)
         return list(value) if isinstance(value, list) else value
@@ -123,7 +115,7 @@ class PlanCalculator:
     def _echo(self, domain: Domain, raw):
         if type(raw) is not str:
             return domain.echo(raw)
-        echo = _kept(self._echoes, (domain.name, raw), lambda: domain.echo(raw))
+        echo = remembered(self._echoes, (domain.name, raw), lambda: domain.echo(raw), STEPS_KEPT)
         return dict(echo) if isinstance(echo, dict) else echo
 
     def steps_run(self, values: dict) -> dict:

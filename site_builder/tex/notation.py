@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..cache import kept_for
 from ..load.entry import Entry
 from . import markdown
 
@@ -205,18 +206,13 @@ def statement_tex(entry: Entry) -> list[str]:
 
 # Entries are frozen: serve, which makes the notation again at each edit, keeps most of them, and
 # finds their symbols here (id -> the entry itself, so the id stays its own, and its uses).
-_USES: dict[int, tuple[Entry, list[Use]]] = {}
+_USES: dict = {}  # id -> the entry, and its uses (cache.kept_for)
 _USES_KEPT = 8192
 
 
 def uses(entry: Entry) -> list[Use]:
     """Every symbol of an entry, once each: from its statement and its fields' TeX."""
-    found = _USES.get(id(entry))
-    if found is None or found[0] is not entry:
-        if len(_USES) >= _USES_KEPT:
-            _USES.clear()
-        found = _USES[id(entry)] = (entry, _uses(entry))
-    return list(found[1])
+    return list(kept_for(_USES, entry, lambda: _uses(entry), bound=_USES_KEPT))
 
 
 def _uses(entry: Entry) -> list[Use]:
