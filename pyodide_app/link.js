@@ -253,6 +253,12 @@ export function pretty(url) {
 }
 
 // ---- the page's link, written: the address bar, and what the page shares
+
+// After typing, the link is written once the reader pauses (browsers throttle history updates,
+// and the history should not hold every keystroke); anything else writes it at once, and so does
+// typing the reader has finished (leaving the field, Enter).  Entry and plan pages wait the same.
+export const TYPING_PAUSE_MS = 300;
+
 let written = null;   // the state last published, on this page
 
 // The address bar follows ``state``; an open QR code follows with it (the "share-link" event).

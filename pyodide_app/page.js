@@ -16,11 +16,11 @@
 // it (see ``needed``).  ondemand.js shows them meanwhile and keeps what the reader did.  Practice
 // mode and the reader's record (practice.js) load on the first reach for the toggle or as the
 // record comes near the screen, the comparison's stylesheet as its section does.
-import { reboot, running, runner } from "./python.js";
+import { WATCHDOG_MS, reboot, running, runner } from "./python.js";
 import { setupInputs, showEchoes } from "./inputs.js";
 import { setupNotation } from "./notation.js";
 import { announce, setupAnnounce } from "./announce.js";
-import { carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
+import { TYPING_PAUSE_MS, carried, citedQuery, begin as beginLink, linkPairs, publish, readLink, shared } from "./link.js";
 import { compareMenus, firstUse, heldChoices, linkStylesheet, loadCode, loadData, presetMenus, solvePanel, whenNear } from "./ondemand.js";
 
 let script, spec, form, status, outputs, notice, names, unitMenus, linked;
@@ -35,9 +35,9 @@ let card = null;      // the embed card's fit to its frame (embed.js), on an emb
 let shown = [];       // the outputs the embed card shows (?show=), known names only
 let embedded = false; // the page is an embed card (?embed=1)
 let defaults = {};    // input -> its text as the page was built (before any link filled it)
-const WATCHDOG_MS = 3000;   // a formula that has not answered by then is stopped
-// ...and a long list adds its own time: Python writes every one of its values (a 10,000-logit
-// softmax is a real vocabulary) and the page shows them all: 5 ms an item, on a slow machine too.
+// A formula has WATCHDOG_MS (python.js) to answer, and a long list adds its own time: Python
+// writes every one of its values (a 10,000-logit softmax is a real vocabulary) and the page shows
+// them all: 5 ms an item, on a slow machine too.
 function limit(raw, times = 1) {
   let items = 0;
   for (const value of Object.values(raw)) items += String(value).split(/[,;]/).length - 1;
@@ -217,7 +217,6 @@ function linkState(question = solve.active() ? solve.question() : null) {
 // the link's state travels with the request, so both always say the same; only writing waits.
 // A run asked by anything but typing (the page's first, a menu, a preset, a solve) writes at once,
 // and so does typing the reader has finished: leaving the field or pressing Enter (its change).
-const TYPING_PAUSE_MS = 300;
 let shareTimer = null;
 let pendingShare = null;   // {share, state}: the newest run's citation and link, not yet written
 let typed = false;         // the newest run was asked by typing in a text field

@@ -3,12 +3,11 @@
 // that priced it (carrying the inputs the plan gave it), keeps the address bar a link with every
 // changed input, fills inputs from presets, and asks the plan backwards.  The page is complete
 // without this script: the answers for the defaults are in the HTML.
-import { running, runner } from "./python.js";
-import { begin, publish, readLink, shared } from "./link.js";
+import { WATCHDOG_MS, running, runner } from "./python.js";
+import { TYPING_PAUSE_MS, begin, publish, readLink, shared } from "./link.js";
 import { announce, setupAnnounce } from "./announce.js";
 import { firstUse, loadCode, loadData } from "./ondemand.js";
 
-const WATCHDOG_MS = 3000;
 const done = new WeakSet();
 let state = null;   // this page's: {spec, form, ...}; a reply for a page the reader left is dropped
 
@@ -69,9 +68,9 @@ function showErrors(errors) {
 
 // The address bar, the share link and the card's link are written at once after a run that was
 // not asked by typing (the first, a menu, a preset, a solve); after typing, once the reader pauses,
-// so that the browser's history is not written at every keystroke (as on an entry page).  The
-// answers themselves are shown at once.  data-link: "pending" until the newest run's link is written.
-const TYPING_PAUSE_MS = 300;
+// so that the browser's history is not written at every keystroke (link.js's TYPING_PAUSE_MS, as on
+// an entry page).  The answers themselves are shown at once.  data-link: "pending" until the newest
+// run's link is written.
 let linkTimer = null;
 
 function show(value, byTyping = false) {

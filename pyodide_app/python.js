@@ -82,6 +82,9 @@ async function warmFar() {
   if (kept.length < xz.length) warm(absolute(config.xzDecoder));
 }
 
+// A formula that has not answered by then is stopped, its worker started again (entry and plan pages).
+export const WATCHDOG_MS = 3000;
+
 export let runner = null;
 export let booted;   // settles with {python, stdlib} once Python is loaded in the first worker
 try {
