@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import re
 import threading
 from pathlib import Path
 
 from site_builder.build import build, write_site
 from site_builder.serve.host import SiteServer
+from tests.support import ROOT
 
 PYTHON_READY_MS = 120_000  # a ceiling for a loaded CI machine, not a speed target (the benchmark measures that)
 # A plan page's own signal that its Python has computed it.
@@ -18,11 +20,15 @@ PLAN_COMPUTED = (
 # The search list answers query ``q`` (typing outruns the search: an earlier query's list comes first).
 SEARCH_ANSWERED = "(q) => document.getElementById('search-results').dataset.query === q"
 
-# Takes the link's typing pause out of a page (entry and plan pages both wait 300 ms): its timer
-# never fires, so only something else (a field's change, a menu) can write the link.
+# The link's typing pause, as its one owner (link.js's TYPING_PAUSE_MS) says: entry and plan pages both wait it.
+TYPING_PAUSE_MS = int(
+    re.search(r"export const TYPING_PAUSE_MS = (\d+);", (ROOT / "pyodide_app" / "link.js").read_text())[1]
+)
+# Takes that pause out of a page: its timer never fires, so only something else (a field's change,
+# a menu) can write the link.
 WITHOUT_TYPING_PAUSE = (
     "() => { const later = window.setTimeout;"
-    " window.setTimeout = (f, ms, ...rest) => ms === 300 ? 0 : later(f, ms, ...rest); }"
+    f" window.setTimeout = (f, ms, ...rest) => ms === {TYPING_PAUSE_MS} ? 0 : later(f, ms, ...rest); }}"
 )
 
 # A bank whose one formula can be made to never return, for the watchdog.
